@@ -1,0 +1,34 @@
+import { defineConfig } from 'eslint/config'
+import tseslint from 'typescript-eslint'
+import vitest from '@vitest/eslint-plugin'
+import prettier from 'eslint-config-prettier/flat'
+
+export default defineConfig([
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.cluster/**', 'eslint.config.mjs'] },
+  {
+    files: ['**/*.ts', '**/*.mjs'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/explicit-function-return-type': ['error', { allowExpressions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }]
+    }
+  },
+  {
+    files: ['test/**/*.ts'],
+    plugins: { vitest },
+    rules: {
+      ...vitest.configs.recommended.rules,
+      '@typescript-eslint/explicit-function-return-type': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off'
+    }
+  },
+  {
+    files: ['scripts/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked]
+  },
+  prettier
+])

@@ -1,0 +1,60 @@
+// The narrow interface between route-gate and a Kubernetes API server. Only src/cluster/ implements
+// it with @kubernetes/client-node; tests may fake it. Every method throws ClusterError (exit 3) for
+// access problems and InputError (exit 2) for objects the server rejects as invalid.
+import type { KubeObject, RouteKind, RouteObject, World } from '../model/types.ts'
+
+/** A document read from a manifest file, with where it came from. */
+export interface ManifestDocument {
+  file: string
+  /** 1-based position of the document in its file */
+  index: number
+  /** 1-based line where the document starts */
+  line: number
+  object: KubeObject
+}
+
+export interface RouteKey {
+  kind: RouteKind
+  namespace: string
+  name: string
+}
+
+/** Which Routes to look at: named ones, or every Route of the kinds in the namespaces (optionally by label). */
+export interface RouteScope {
+  kinds: RouteKind[]
+  /** namespaces to list and watch; 'all' for every namespace */
+  namespaces: string[] | 'all'
+  labelSelector?: string
+  /** when set, only these Routes matter (their kinds and namespaces are within the lists above) */
+  names?: RouteKey[]
+}
+
+export interface RouteWatchHandlers {
+  /** the full state of one kind in one namespace (null: all namespaces) after a list or relist */
+  onList(kind: RouteKind, namespace: string | null, routes: RouteObject[]): void
+  onChange(type: 'ADDED' | 'MODIFIED' | 'DELETED', route: RouteObject): void
+  /** a transient fault and the retry it caused; called once per fault, not per attempt */
+  onRetry(message: string): void
+}
+
+export interface ApplyResult {
+  /** the objects as the server returned them (after dry-run only, when dryRun is set) */
+  applied: { doc: ManifestDocument; object: KubeObject }[]
+}
+
+export interface ClusterClient {
+  /** "https://host:port (context name)" for messages */
+  readonly description: string
+  /** the served apiVersion ("gateway.networking.k8s.io/v1") of each Route kind; kinds not served are absent */
+  routeVersions(): Promise<Map<RouteKind, string>>
+  /** server-side dry-run of every document first; only when all pass, server-side apply (field manager route-gate) */
+  apply(docs: ManifestDocument[], options: { dryRun: boolean }): Promise<ApplyResult>
+  /** fails with ClusterError when a namespace does not exist */
+  checkNamespaces(namespaces: string[]): Promise<void>
+  listRoutes(scope: RouteScope): Promise<RouteObject[]>
+  /** list then watch every (kind, namespace) of the scope until the signal aborts; reconnects and relists on its own */
+  watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void>
+  /** reads what diagnosis needs around these namespaces; forbidden reads are listed in World.unreadable */
+  readWorld(namespaces: string[]): Promise<World>
+  close(): void
+}

@@ -1,0 +1,161 @@
+// The shared vocabulary of route-gate: Kubernetes objects as read (untyped beyond what we check), the
+// World the verdict and the diagnosis read, and the report (shared/contract/report.schema.json).
+
+export type Verdict = 'ready' | 'failed' | 'pending'
+
+export const ROUTE_KINDS = ['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'] as const
+export type RouteKind = (typeof ROUTE_KINDS)[number]
+
+export const GATEWAY_GROUP = 'gateway.networking.k8s.io'
+
+/** Any Kubernetes object as it arrives from the API server or a dump. Fields below metadata are unchecked. */
+export interface KubeObject {
+  apiVersion: string
+  kind: string
+  metadata: {
+    name: string
+    namespace?: string
+    generation?: number
+    labels?: Record<string, string>
+    annotations?: Record<string, string>
+    resourceVersion?: string
+    uid?: string
+    creationTimestamp?: string
+  }
+  spec?: unknown
+  status?: unknown
+}
+
+/** Where a Route's manifest came from (applied file, or dump), for annotations. */
+export interface SourcePosition {
+  file: string
+  line: number
+}
+
+/** A Route object plus where it came from. */
+export interface RouteObject extends KubeObject {
+  kind: RouteKind
+  metadata: KubeObject['metadata'] & { namespace: string }
+}
+
+/**
+ * Everything around the Routes that verdicts and diagnosis may read. In live mode the cluster layer
+ * fills it; in snapshot mode the dump does. A kind that could not be read is listed in `unreadable`
+ * (e.g. "services in namespace shop: forbidden (list)") and its array is left empty.
+ */
+export interface World {
+  gatewayClasses: KubeObject[]
+  gateways: KubeObject[]
+  namespaces: KubeObject[]
+  services: KubeObject[]
+  referenceGrants: KubeObject[]
+  unreadable: string[]
+  /** true when a kind was simply not present in the source (e.g. a dump without Services). */
+  partial?: boolean
+}
+
+export interface ParentRef {
+  group: string
+  kind: string
+  namespace: string
+  name: string
+  sectionName?: string
+  port?: number
+}
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown'
+
+export interface Condition {
+  type: string
+  status: ConditionStatus
+  reason?: string
+  message?: string
+  observedGeneration?: number
+  lastTransitionTime?: string
+  /** false when observedGeneration < the Route's generation */
+  fresh?: boolean
+}
+
+export type Severity = 'error' | 'warning'
+
+/**
+ * What the model found wrong with one parent (or the whole Route), before diagnosis turns it into a
+ * Problem with a title and a remediation. Synthetic reasons: NoStatus, StaleStatus, ConditionMissing,
+ * ConditionUnknown, NoParentRefs, FallBack.
+ */
+export interface Finding {
+  /** the condition type the finding comes from; absent for synthetic findings */
+  condition?: string
+  /** one reason (comma-joined reasons are split into several findings) */
+  reason: string
+  severity: Severity
+  /** the controller's message, verbatim */
+  message?: string
+  /** the controllerName of the status entry it came from, when there was one */
+  controllerName?: string
+  /** facts behind synthetic findings */
+  generation?: number
+  observedGeneration?: number
+  lastTransitionTime?: string
+}
+
+export interface Problem {
+  condition?: string
+  reason: string
+  standard?: boolean
+  severity: Severity
+  title: string
+  message?: string
+  remediation: string
+  evidence?: string[]
+  fix?: string
+}
+
+export interface ParentResult {
+  parentRef: ParentRef
+  verdict: Verdict
+  controllerName?: string | null
+  conditions?: Condition[]
+  problems: Problem[]
+}
+
+export interface RouteResult {
+  kind: RouteKind
+  apiVersion?: string
+  namespace: string
+  name: string
+  generation?: number
+  verdict: Verdict
+  source?: SourcePosition
+  parents: ParentResult[]
+  problems?: Problem[]
+  orphans?: Record<string, unknown>[]
+}
+
+export type TransitionState = Verdict | 'absent'
+
+export interface Transition {
+  kind: string
+  namespace: string
+  name: string
+  from: TransitionState
+  to: TransitionState
+}
+
+export type Mode = 'gate' | 'snapshot' | 'monitor'
+
+export interface Report {
+  schemaVersion: 1
+  tool?: { name: string; version: string }
+  mode: Mode
+  verdict: Verdict
+  counts: { routes: number; ready: number; failed: number; pending: number }
+  startedAt?: string
+  finishedAt?: string
+  elapsedMs?: number
+  timedOut?: boolean
+  routes: RouteResult[]
+  transitions?: Transition[]
+  /** notes that apply to the whole run, e.g. "observedGeneration absent: freshness not proven" */
+  notes?: string[]
+}

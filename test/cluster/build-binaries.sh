@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds the real control plane used by the tests (kube-apiserver, etcd, Contour) and copies the
+# Gateway API and Contour CRDs, all into a cache outside the repository keyed by version. Each piece
+# is built only when missing, so a warm run costs a few stat calls. Prints the bin directory.
+set -euo pipefail
+
+K8S_VERSION=${K8S_VERSION:-v1.35.4}
+ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
+CONTOUR_VERSION=${CONTOUR_VERSION:-v1.33.6}
+GATEWAY_API_VERSION=${GATEWAY_API_VERSION:-v1.6.3}
+
+CACHE_ROOT=${ROUTE_GATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/route-gate}
+KEY="k8s-$K8S_VERSION-etcd-$ETCD_VERSION-contour-$CONTOUR_VERSION-gwapi-$GATEWAY_API_VERSION"
+OUT="$CACHE_ROOT/$KEY"
+BIN="$OUT/bin"
+WORK="$CACHE_ROOT/work"
+mkdir -p "$BIN" "$WORK" "$OUT/crds"
+
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath
+log() { echo "[build-binaries] $*" >&2; }
+
+# kube-apiserver: k8s.io/kubernetes replaces every staging module with a local path, so `go install
+# pkg@version` is refused; a wrapper module maps each staging module to its published v0.X.Y instead.
+build_apiserver() {
+  [ -x "$BIN/kube-apiserver" ] && return
+  local dir="$WORK/kube-apiserver-$K8S_VERSION" stg="v0.${K8S_VERSION#v1.}" minor gomod
+  minor=$(echo "$K8S_VERSION" | cut -d. -f2)
+  rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+  go mod init example.invalid/testbins/kube-apiserver >/dev/null 2>&1
+  gomod=$(go list -m -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  # upstream's go and godebug lines only count in the main module, so repeat them here
+  go mod edit -go="$(sed -n 's/^go \(.*\)/\1/p' "$gomod")"
+  grep -E '^godebug ' "$gomod" >> go.mod || true
+  for m in $(sed -n 's|^[[:space:]]*\(k8s.io/[^ ]*\) => \./staging/src/.*|\1|p' "$gomod"); do
+    go mod edit -replace="$m=$m@$stg"
+  done
+  log "kube-apiserver $K8S_VERSION: downloading modules"
+  go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" >&2
+  local ld=""
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld="$ld -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+  done
+  log "kube-apiserver $K8S_VERSION: compiling (cold: 10-20 min on 2 cores)"
+  go build -ldflags "-s -w $ld" -o "$BIN/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
+  mv "$BIN/kube-apiserver.tmp" "$BIN/kube-apiserver"
+}
+
+# etcd: server/v3 has relative replaces too; as a dependency of a wrapper they are ignored.
+build_etcd() {
+  [ -x "$BIN/etcd" ] && return
+  local dir="$WORK/etcd-$ETCD_VERSION"
+  rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+  go mod init example.invalid/testbins/etcd >/dev/null 2>&1
+  log "etcd $ETCD_VERSION: building"
+  go get -tool "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
+  go build -ldflags "-s -w" -o "$BIN/etcd.tmp" go.etcd.io/etcd/server/v3
+  mv "$BIN/etcd.tmp" "$BIN/etcd"
+}
+
+build_contour() {
+  [ -x "$BIN/contour" ] && [ -f "$OUT/crds/contour.yaml" ] && return
+  log "contour $CONTOUR_VERSION: building"
+  GOBIN="$WORK/contour-bin" go install "github.com/projectcontour/contour/cmd/contour@$CONTOUR_VERSION"
+  mv "$WORK/contour-bin/contour" "$BIN/contour"
+  local dir
+  dir=$(cd "$WORK" && go mod download -json "github.com/projectcontour/contour@$CONTOUR_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  cp "$dir/examples/contour/01-crds.yaml" "$OUT/crds/contour.yaml"
+}
+
+# The experimental channel: Contour watches TLSRoute/TCPRoute v1alpha2, which standard no longer serves.
+copy_gateway_api_crds() {
+  [ -f "$OUT/crds/gateway-api/.complete" ] && return
+  local dir
+  dir=$(cd "$WORK" && go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  rm -rf "$OUT/crds/gateway-api" && mkdir -p "$OUT/crds/gateway-api"
+  for f in "$dir"/config/crd/experimental/*.yaml; do
+    [ "$(basename "$f")" = kustomization.yaml ] && continue
+    cp "$f" "$OUT/crds/gateway-api/" && chmod 644 "$OUT/crds/gateway-api/$(basename "$f")"
+  done
+  touch "$OUT/crds/gateway-api/.complete"
+}
+
+what=${1:-all}
+case "$what" in
+  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver ;;
+  apiserver) build_apiserver ;;
+  etcd) build_etcd ;;
+  contour) build_contour ;;
+  crds) copy_gateway_api_crds ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds]" >&2; exit 2 ;;
+esac
+echo "$OUT"

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config'
+
+// Two projects: unit tests (pure, fakes at the cluster boundary) and integration tests against the
+// real control plane (kube-apiserver + etcd + Gateway API CRDs + Contour), brought up once per run.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 20_000
+        }
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/cluster/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          fileParallelism: false
+        }
+      }
+    ]
+  }
+})
