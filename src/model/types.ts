@@ -159,3 +159,40 @@ export interface Report {
   /** notes that apply to the whole run, e.g. "observedGeneration absent: freshness not proven" */
   notes?: string[]
 }
+
+/** Options of the verdict rules. */
+export interface VerdictOptions {
+  /** required condition types, default ['Accepted', 'ResolvedRefs'] */
+  conditions: string[]
+  /** PartiallyInvalid=True fails the parent instead of warning */
+  strict: boolean
+  /** at the deadline: every pending parent becomes failed, with a synthetic finding that says why */
+  final: boolean
+}
+
+/** The model's judgement of one spec parentRef, before diagnosis. */
+export interface ParentVerdict {
+  parentRef: ParentRef
+  verdict: Verdict
+  /** controllerName of the judged entry (null when no entry was judged) */
+  controllerName: string | null
+  /** the judged entry's conditions, each with `fresh` set */
+  conditions: Condition[]
+  /** what is wrong or not yet known; empty when ready without warnings */
+  findings: Finding[]
+  /** entries for this parentRef written by other controllers: shown, not judged */
+  otherControllers: { controllerName: string; conditions: Condition[] }[]
+}
+
+/** The model's judgement of one Route, before diagnosis. */
+export interface RouteVerdict {
+  route: RouteObject
+  verdict: Verdict
+  parents: ParentVerdict[]
+  /** findings about the Route as a whole (NoParentRefs) */
+  findings: Finding[]
+  /** status entries that belong to no spec parentRef */
+  orphans: Record<string, unknown>[]
+  /** things worth saying once in the report (missing observedGeneration, observedGeneration > generation, group: core) */
+  notes: string[]
+}
