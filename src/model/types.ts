@@ -91,6 +91,8 @@ export interface Finding {
   severity: Severity
   /** the controller's message, verbatim */
   message?: string
+  /** ConditionUnknown: the condition's own reason (e.g. Pending) */
+  conditionReason?: string
   /** the controllerName of the status entry it came from, when there was one */
   controllerName?: string
   /** facts behind synthetic findings */
