@@ -35,6 +35,8 @@ export interface RouteWatchHandlers {
   onChange(type: 'ADDED' | 'MODIFIED' | 'DELETED', route: RouteObject): void
   /** a transient fault and the retry it caused; called once per fault, not per attempt */
   onRetry(message: string): void
+  /** the fault reported by onRetry is over (a list or watch succeeded again) */
+  onRecovered?(): void
 }
 
 export interface ApplyResult {
@@ -45,6 +47,8 @@ export interface ApplyResult {
 export interface ClusterClient {
   /** "https://host:port (context name)" for messages */
   readonly description: string
+  /** the context's default namespace ('default' when the context names none) */
+  readonly namespace: string
   /** the served apiVersion ("gateway.networking.k8s.io/v1") of each Route kind; kinds not served are absent */
   routeVersions(): Promise<Map<RouteKind, string>>
   /** server-side dry-run of every document first; only when all pass, server-side apply (field manager route-gate) */
@@ -54,7 +58,11 @@ export interface ClusterClient {
   listRoutes(scope: RouteScope): Promise<RouteObject[]>
   /** list then watch every (kind, namespace) of the scope until the signal aborts; reconnects and relists on its own */
   watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void>
-  /** reads what diagnosis needs around these namespaces; forbidden reads are listed in World.unreadable */
+  /**
+   * Reads what verdicts and diagnosis need: GatewayClasses and Gateways always; Namespaces, Services and
+   * ReferenceGrants of the given namespaces only ([] reads none of them, for a cheap owner lookup).
+   * Forbidden reads are listed in World.unreadable.
+   */
   readWorld(namespaces: string[]): Promise<World>
   close(): void
 }
