@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { ROUTE_API_VERSIONS, isRouteObject, parseRouteKind } from '../../../src/model/kinds.ts'
+import { ROUTE_KINDS } from '../../../src/model/types.ts'
+import type { KubeObject } from '../../../src/model/types.ts'
+
+describe('parseRouteKind', () => {
+  it.each([
+    ['HTTPRoute', 'HTTPRoute'],
+    ['httproute', 'HTTPRoute'],
+    ['httproutes', 'HTTPRoute'],
+    [' GRPCRoutes ', 'GRPCRoute'],
+    ['tlsroute', 'TLSRoute'],
+    ['TCPRoute', 'TCPRoute'],
+    ['udproutes', 'UDPRoute']
+  ])('reads %j as %s', (text, kind) => {
+    expect(parseRouteKind(text)).toBe(kind)
+  })
+
+  it.each(['Gateway', 'httproutess', 'route', ''])('rejects %j', (text) => {
+    expect(parseRouteKind(text)).toBeUndefined()
+  })
+})
+
+describe('ROUTE_API_VERSIONS', () => {
+  it('lists v1 first for every kind, then the older served versions', () => {
+    expect(Object.keys(ROUTE_API_VERSIONS).sort()).toEqual([...ROUTE_KINDS].sort())
+    expect(ROUTE_API_VERSIONS).toEqual({
+      HTTPRoute: ['v1', 'v1beta1'],
+      GRPCRoute: ['v1', 'v1alpha2'],
+      TLSRoute: ['v1', 'v1alpha3', 'v1alpha2'],
+      TCPRoute: ['v1', 'v1alpha2'],
+      UDPRoute: ['v1', 'v1alpha2']
+    })
+  })
+})
+
+describe('isRouteObject', () => {
+  const object = (apiVersion: string, kind: string): KubeObject => ({
+    apiVersion,
+    kind,
+    metadata: { name: 'web', namespace: 'shop' }
+  })
+
+  it('accepts every route kind in every Gateway API version', () => {
+    for (const kind of ROUTE_KINDS) {
+      for (const version of ROUTE_API_VERSIONS[kind]) {
+        expect(isRouteObject(object(`gateway.networking.k8s.io/${version}`, kind))).toBe(true)
+      }
+    }
+  })
+
+  it('rejects other groups, other kinds and odd shapes', () => {
+    expect(isRouteObject(object('gateway.networking.x-k8s.io/v1alpha1', 'HTTPRoute'))).toBe(false)
+    expect(isRouteObject(object('v1', 'HTTPRoute'))).toBe(false)
+    expect(isRouteObject(object('gateway.networking.k8s.io/v1', 'Gateway'))).toBe(false)
+    expect(isRouteObject(object('gateway.networking.k8s.io/v1', 'httproute'))).toBe(false)
+    expect(
+      isRouteObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' } as never)
+    ).toBe(false)
+    expect(isRouteObject(null as never)).toBe(false)
+  })
+})
