@@ -484,6 +484,29 @@ describe('evaluateRoute: owner of the parent', () => {
     expect(v.parents[0]!.otherControllers.map((o) => o.controllerName)).toEqual([KUADRANT])
   })
 
+  it('falls back to the Accepted rule when the Gateway or its class is not in the world', () => {
+    const side = entry(
+      gwRef('edge'),
+      [cond('kuadrant.io/AuthPolicyAffected', 'True', 'Accepted', 2)],
+      KUADRANT
+    )
+    const r = route({
+      parentRefs: [gwRef('edge')],
+      parents: [side, entry(gwRef('edge'), healthy(2), ISTIO)]
+    })
+    const otherNamespace = gatewayWorld([{ namespace: 'infra', name: 'edge', className: 'eg' }], {
+      eg: ENVOY
+    })
+    const noClass = gatewayWorld([{ namespace: 'shop', name: 'edge', className: 'gone' }], {
+      eg: ENVOY
+    })
+    for (const world of [otherNamespace, noClass]) {
+      const v = evaluateRoute(r, world, OPTIONS)
+      expect(v.parents[0]!.verdict).toBe('ready')
+      expect(v.parents[0]!.controllerName).toBe(ISTIO)
+    }
+  })
+
   it('does not count a lone side entry as status', () => {
     const side = entry(
       gwRef('edge'),
