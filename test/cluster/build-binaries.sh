@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real control plane used by the tests (kube-apiserver, etcd, Contour) and copies the
 # Gateway API and Contour CRDs, all into a cache outside the repository keyed by version. Each piece
-# is built only when missing, so a warm run costs a few stat calls. Prints the bin directory.
+# is built only when missing, so a warm run costs a few stat calls. Prints the cache directory (binaries in bin/).
 set -euo pipefail
 
 K8S_VERSION=${K8S_VERSION:-v1.35.4}
@@ -15,6 +15,11 @@ OUT="$CACHE_ROOT/$KEY"
 BIN="$OUT/bin"
 WORK="$CACHE_ROOT/work"
 mkdir -p "$BIN" "$WORK" "$OUT/crds"
+
+# Concurrent runs (a background warm-up and a test run) would build the same binary twice on a small
+# machine; the second waits for the first and then finds everything in place.
+exec 9>"$CACHE_ROOT/build.lock"
+flock 9
 
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath
 log() { echo "[build-binaries] $*" >&2; }
@@ -64,7 +69,7 @@ build_contour() {
   mv "$WORK/contour-bin/contour" "$BIN/contour"
   local dir
   dir=$(cd "$WORK" && go mod download -json "github.com/projectcontour/contour@$CONTOUR_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  cp "$dir/examples/contour/01-crds.yaml" "$OUT/crds/contour.yaml"
+  install -m 644 "$dir/examples/contour/01-crds.yaml" "$OUT/crds/contour.yaml"
 }
 
 # The experimental channel: Contour watches TLSRoute/TCPRoute v1alpha2, which standard no longer serves.

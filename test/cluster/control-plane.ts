@@ -1,0 +1,278 @@
+// The real control plane for integration tests: etcd, kube-apiserver (no controller-manager, no
+// kubelet), the Gateway API CRDs and Contour serving one Gateway out of cluster. `up` leaves the
+// processes running detached and records them in `.cluster/env.json`; `down` stops exactly those.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { KubeConfig } from '@kubernetes/client-node'
+import type { ClusterEnv } from './env.ts'
+import { DEFAULT_CLUSTER_DIR, envFilePath, readClusterEnv } from './env.ts'
+import {
+  CONTOUR_GATEWAY,
+  OTHER_GATEWAY,
+  createGateways,
+  installCrds,
+  waitForGateway
+} from './fixtures.ts'
+import { kubeconfigYaml, makePki } from './pki.ts'
+import type { Pki } from './pki.ts'
+import {
+  freePorts,
+  isHealthy,
+  isRunning,
+  startDetached,
+  stopProcess,
+  waitHealthy
+} from './processes.ts'
+
+const BUILD_SCRIPT = fileURLToPath(new URL('build-binaries.sh', import.meta.url))
+const COMPONENTS = ['contour', 'apiserver', 'etcd'] as const
+type Component = (typeof COMPONENTS)[number]
+const BINARY: Record<Component, string> = {
+  etcd: 'etcd',
+  apiserver: 'kube-apiserver',
+  contour: 'contour'
+}
+
+export interface UpOptions {
+  /** where env.json, kubeconfig, logs and data live; default `.cluster` at the repository root */
+  clusterDir?: string
+  /** progress lines; default stderr */
+  log?: (line: string) => void
+}
+
+export interface StartedCluster extends ClusterEnv {
+  /** true when a healthy cluster from env.json was reused rather than started */
+  reused: boolean
+}
+
+function binaryPath(env: Pick<ClusterEnv, 'binDir'>, component: Component): string {
+  return join(env.binDir, BINARY[component])
+}
+
+/** True when every recorded process is still ours and every health endpoint answers. */
+export async function isLive(env: ClusterEnv): Promise<boolean> {
+  const running = COMPONENTS.every((c) => isRunning(env.pids[c], binaryPath(env, c)))
+  if (!running) return false
+  const ca = readFileSync(join(env.dataDir, 'pki', 'ca.crt'), 'utf8')
+  const probes = await Promise.all([
+    isHealthy({ url: env.health.etcd }),
+    isHealthy({ url: env.health.apiserver, ca }),
+    isHealthy({ url: env.health.contour })
+  ])
+  return probes.every(Boolean)
+}
+
+/** Runs the (idempotent, cached) build and returns the cache directory it prints last. */
+function buildBinaries(log: (line: string) => void): string {
+  log(`building or reusing binaries: ${BUILD_SCRIPT}`)
+  const out = execFileSync('bash', [BUILD_SCRIPT, 'all'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const cacheDir = out.trim().split('\n').pop() ?? ''
+  if (!existsSync(join(cacheDir, 'bin')))
+    throw new Error(`build script printed no cache dir: ${out}`)
+  log(`binaries and CRDs: ${cacheDir}`)
+  return cacheDir
+}
+
+function etcdArgs(dataDir: string, clientPort: number, peerPort: number): string[] {
+  const client = `http://127.0.0.1:${clientPort}`
+  const peer = `http://127.0.0.1:${peerPort}`
+  return [
+    `--data-dir=${join(dataDir, 'etcd')}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=default=${peer}`,
+    '--unsafe-no-fsync=true',
+    '--log-level=warn'
+  ]
+}
+
+function apiserverArgs(dataDir: string, pki: Pki, port: number, etcdPort: number): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${port}`,
+    `--cert-dir=${join(dataDir, 'apiserver')}`,
+    `--tls-cert-file=${pki.apiserverCert}`,
+    `--tls-private-key-file=${pki.apiserverKey}`,
+    `--client-ca-file=${pki.caCert}`,
+    `--service-account-issuer=https://127.0.0.1:${port}/`,
+    `--service-account-key-file=${pki.saPub}`,
+    `--service-account-signing-key-file=${pki.saKey}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    '--authorization-mode=RBAC',
+    // no controller creates the `default` ServiceAccount, so admission would refuse every Pod
+    '--disable-admission-plugins=ServiceAccount',
+    '--allow-privileged=true',
+    // stops the apiserver writing 127.0.0.1 into the `kubernetes` Endpoints (rejected as loopback)
+    '--endpoint-reconciler-type=none'
+  ]
+}
+
+interface ContourPorts {
+  xds: number
+  metrics: number
+  health: number
+  debug: number
+}
+
+function contourArgs(configFile: string, kubeconfig: string, ports: ContourPorts): string[] {
+  return [
+    'serve',
+    `--config-path=${configFile}`,
+    `--kubeconfig=${kubeconfig}`,
+    '--insecure',
+    '--disable-leader-election',
+    '--xds-address=127.0.0.1',
+    `--xds-port=${ports.xds}`,
+    '--http-address=127.0.0.1',
+    `--http-port=${ports.metrics}`,
+    '--health-address=127.0.0.1',
+    `--health-port=${ports.health}`,
+    '--debug-http-address=127.0.0.1',
+    `--debug-http-port=${ports.debug}`
+  ]
+}
+
+function crdFiles(cacheDir: string): string[] {
+  const gatewayApi = join(cacheDir, 'crds', 'gateway-api')
+  const files = readdirSync(gatewayApi)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(gatewayApi, f))
+  return [...files, join(cacheDir, 'crds', 'contour.yaml')]
+}
+
+async function stopAll(pids: Partial<Record<Component, number>>, binDir: string): Promise<void> {
+  for (const component of COMPONENTS) {
+    const pid = pids[component]
+    if (pid !== undefined) await stopProcess(pid, binaryPath({ binDir }, component))
+  }
+}
+
+export async function up(options: UpOptions = {}): Promise<StartedCluster> {
+  const clusterDir = options.clusterDir ?? DEFAULT_CLUSTER_DIR
+  const log = options.log ?? ((line: string): void => void process.stderr.write(`${line}\n`))
+  const envFile = envFilePath(clusterDir)
+  const previous = readClusterEnv(envFile)
+  if (previous !== undefined) {
+    if (await isLive(previous)) {
+      log(`reusing the running cluster from ${envFile}`)
+      return { ...previous, reused: true }
+    }
+    log(`the cluster in ${envFile} is not healthy; replacing it`)
+    await down(clusterDir)
+  }
+
+  const started = Date.now()
+  const cacheDir = buildBinaries(log)
+  const binDir = join(cacheDir, 'bin')
+  const dataDir = join(clusterDir, 'data')
+  rmSync(dataDir, { recursive: true, force: true })
+  mkdirSync(dataDir, { recursive: true })
+  const logs: Record<Component, string> = {
+    etcd: join(clusterDir, 'etcd.log'),
+    apiserver: join(clusterDir, 'apiserver.log'),
+    contour: join(clusterDir, 'contour.log')
+  }
+  for (const file of Object.values(logs)) writeFileSync(file, '')
+  const [etcdPort, peerPort, apiPort, xds, metrics, health, debug] = await freePorts(7)
+  const pids: Partial<Record<Component, number>> = {}
+  const start = (
+    component: Component,
+    args: string[]
+  ): { pid: number; binary: string; log: string } => {
+    const binary = binaryPath({ binDir }, component)
+    const pid = startDetached(binary, args, logs[component])
+    pids[component] = pid
+    return { pid, binary, log: logs[component] }
+  }
+
+  try {
+    const pki = makePki(join(dataDir, 'pki'))
+    const ca = readFileSync(pki.caCert, 'utf8')
+    const healthUrls = {
+      etcd: `http://127.0.0.1:${etcdPort}/health`,
+      apiserver: `https://127.0.0.1:${apiPort}/readyz`,
+      contour: `http://127.0.0.1:${health}/healthz`
+    }
+
+    const etcd = start('etcd', etcdArgs(dataDir, etcdPort!, peerPort!))
+    await waitHealthy('etcd', { url: healthUrls.etcd }, etcd, 30_000)
+    log(`etcd ready (${Date.now() - started} ms)`)
+
+    const apiserver = start('apiserver', apiserverArgs(dataDir, pki, apiPort!, etcdPort!))
+    await waitHealthy('kube-apiserver', { url: healthUrls.apiserver, ca }, apiserver, 120_000)
+    log(`kube-apiserver ready (${Date.now() - started} ms)`)
+
+    const apiServer = `https://127.0.0.1:${apiPort}`
+    const kubeconfig = join(clusterDir, 'kubeconfig')
+    writeFileSync(kubeconfig, kubeconfigYaml(apiServer, pki), { mode: 0o600 })
+    const kc = new KubeConfig()
+    kc.loadFromFile(kubeconfig)
+    const crdCount = await installCrds(kc, crdFiles(cacheDir))
+    log(`${crdCount} CRDs established (${Date.now() - started} ms)`)
+    await createGateways(kc)
+
+    const contourConfig = join(dataDir, 'contour.yaml')
+    writeFileSync(
+      contourConfig,
+      `gateway:\n  gatewayRef:\n    namespace: ${CONTOUR_GATEWAY.namespace}\n    name: ${CONTOUR_GATEWAY.name}\n`
+    )
+    const contour = start(
+      'contour',
+      contourArgs(contourConfig, kubeconfig, {
+        xds: xds!,
+        metrics: metrics!,
+        health: health!,
+        debug: debug!
+      })
+    )
+    await waitHealthy('contour', { url: healthUrls.contour }, contour, 60_000)
+    const gatewayReadyCondition = await waitForGateway(kc, 60_000)
+    log(`Gateway ${gatewayReadyCondition} by Contour (${Date.now() - started} ms)`)
+
+    const env: ClusterEnv = {
+      kubeconfig,
+      apiServer,
+      gatewayClass: CONTOUR_GATEWAY.gatewayClass,
+      gateway: { namespace: CONTOUR_GATEWAY.namespace, name: CONTOUR_GATEWAY.name },
+      listeners: CONTOUR_GATEWAY.listeners,
+      otherGateway: OTHER_GATEWAY,
+      gatewayReadyCondition,
+      pids: { etcd: etcd.pid, apiserver: apiserver.pid, contour: contour.pid },
+      logs,
+      health: healthUrls,
+      dataDir,
+      binDir,
+      startedAt: new Date(started).toISOString()
+    }
+    writeFileSync(envFile, `${JSON.stringify(env, null, 2)}\n`)
+    log(`cluster up in ${Date.now() - started} ms\n  kubeconfig: ${kubeconfig}\n  env: ${envFile}`)
+    return { ...env, reused: false }
+  } catch (error) {
+    await stopAll(pids, binDir)
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`test cluster failed to start: ${reason}\n  logs: ${clusterDir}/*.log`, {
+      cause: error
+    })
+  }
+}
+
+/** Stops the processes recorded in env.json and removes the data; logs stay for post-mortems. */
+export async function down(clusterDir: string = DEFAULT_CLUSTER_DIR): Promise<boolean> {
+  const env = readClusterEnv(envFilePath(clusterDir))
+  if (env === undefined) return false
+  await stopAll(env.pids, env.binDir)
+  rmSync(env.dataDir, { recursive: true, force: true })
+  rmSync(env.kubeconfig, { force: true })
+  rmSync(envFilePath(clusterDir), { force: true })
+  return true
+}
