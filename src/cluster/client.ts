@@ -1,0 +1,86 @@
+// The ClusterClient of route-gate on @kubernetes/client-node: wires one Session into the operations.
+import { ApiException } from '@kubernetes/client-node'
+import { ClusterError } from '../errors.ts'
+import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../model/types.ts'
+import type {
+  ApplyResult,
+  ClusterClient,
+  ManifestDocument,
+  RouteScope,
+  RouteWatchHandlers
+} from './types.ts'
+import { applyDocuments } from './apply.ts'
+import { toClusterError } from './errors.ts'
+import { listRoutes } from './routes.ts'
+import { withRetry } from './retry.ts'
+import type { Session } from './session.ts'
+import { watchRoutes } from './watch.ts'
+import { readWorld } from './world.ts'
+
+export class KubeClusterClient implements ClusterClient {
+  readonly description: string
+  readonly namespace: string
+  private readonly closing = new AbortController()
+
+  constructor(private readonly session: Session) {
+    this.description = session.description
+    this.namespace = session.defaultNamespace
+  }
+
+  async routeVersions(): Promise<Map<RouteKind, string>> {
+    const served = await this.session.discovery.gatewayResources()
+    const versions = new Map<RouteKind, string>()
+    for (const kind of ROUTE_KINDS) {
+      const resource = served.get(kind)
+      if (resource) versions.set(kind, `${resource.group}/${resource.version}`)
+    }
+    return versions
+  }
+
+  apply(docs: ManifestDocument[], options: { dryRun: boolean }): Promise<ApplyResult> {
+    return applyDocuments(this.session, docs, options)
+  }
+
+  async checkNamespaces(namespaces: string[]): Promise<void> {
+    await Promise.all(namespaces.map((namespace) => this.checkNamespace(namespace)))
+  }
+
+  private async checkNamespace(namespace: string): Promise<void> {
+    const { api, tuning, description } = this.session
+    try {
+      await withRetry(
+        () => api.request('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}`),
+        tuning.retry
+      )
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) {
+        throw new ClusterError(`Namespace "${namespace}" not found on ${description}`)
+      }
+      // Namespaces are cluster-scoped: a namespaced CI account may not read them. Not knowing is
+      // no reason to stop; listing Routes there will tell.
+      if (error instanceof ApiException && error.code === 403) return
+      throw toClusterError(error, { verb: 'get', resource: `namespace ${namespace}` }, description)
+    }
+  }
+
+  listRoutes(scope: RouteScope): Promise<RouteObject[]> {
+    return listRoutes(this.session, scope)
+  }
+
+  watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void> {
+    return watchRoutes(
+      this.session,
+      scope,
+      handlers,
+      AbortSignal.any([signal, this.closing.signal])
+    )
+  }
+
+  readWorld(namespaces: string[]): Promise<World> {
+    return readWorld(this.session, namespaces)
+  }
+
+  close(): void {
+    this.closing.abort()
+  }
+}

@@ -1,0 +1,29 @@
+// The entry point of the cluster layer: a ClusterClient for the configured cluster and context.
+import type { ClusterClient } from './types.ts'
+import { KubeClusterClient } from './client.ts'
+import { Discovery } from './discovery.ts'
+import { loadKubeConfig } from './kubeconfig.ts'
+import { ApiRequester } from './request.ts'
+import { DEFAULT_TUNING, type ClusterTuning } from './session.ts'
+
+export interface ConnectOptions {
+  /** kubeconfig content (the action input), not a path */
+  kubeconfig?: string
+  context?: string
+  env: NodeJS.ProcessEnv
+  /** registers a secret with the log masker; called before anything could print it */
+  mask: (secret: string) => void
+  /** timeouts and retry bounds; the defaults suit a CI gate, tests shorten them */
+  tuning?: Partial<ClusterTuning>
+}
+
+export function connect(options: ConnectOptions): Promise<ClusterClient> {
+  const { kubeConfig, server, contextName, defaultNamespace } = loadKubeConfig(options)
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning }
+  const description = `${server} (context ${contextName})`
+  const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs)
+  const discovery = new Discovery(api, tuning.retry, description)
+  return Promise.resolve(
+    new KubeClusterClient({ kubeConfig, api, discovery, description, defaultNamespace, tuning })
+  )
+}

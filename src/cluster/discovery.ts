@@ -1,0 +1,137 @@
+// API discovery: which version of each Gateway API kind the server serves, and how any
+// apiVersion/kind maps to a resource path (plural, namespaced) for apply.
+import { ApiException } from '@kubernetes/client-node'
+import { ClusterError } from '../errors.ts'
+import { GATEWAY_GROUP } from '../model/types.ts'
+import { toClusterError } from './errors.ts'
+import type { ApiRequester } from './request.ts'
+import { withRetry, type RetryTuning } from './retry.ts'
+
+export interface ResourceInfo {
+  /** '' for the core group */
+  group: string
+  version: string
+  kind: string
+  plural: string
+  namespaced: boolean
+}
+
+interface ApiGroup {
+  versions?: { version: string }[]
+}
+
+interface ApiResourceList {
+  resources?: { name: string; kind: string; namespaced: boolean }[]
+}
+
+/** Kubernetes version priority: GA before beta before alpha, higher numbers first. */
+export function versionRank(version: string): number {
+  const match = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(version)
+  if (!match) return -1
+  const major = Number(match[1])
+  const stage = match[2] === undefined ? 2 : match[2] === 'beta' ? 1 : 0
+  const minor = match[3] === undefined ? 0 : Number(match[3])
+  return stage * 1e6 + major * 1e3 + minor
+}
+
+export function groupVersionPath(group: string, version: string): string {
+  return group === '' ? `/api/${version}` : `/apis/${group}/${version}`
+}
+
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/')
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ApiException && error.code === 404
+}
+
+export class Discovery {
+  private readonly groupVersions = new Map<string, Promise<ResourceInfo[] | undefined>>()
+  private gatewayKinds: Promise<Map<string, ResourceInfo>> | undefined
+
+  constructor(
+    private readonly api: ApiRequester,
+    private readonly retry: RetryTuning,
+    private readonly server: string
+  ) {}
+
+  /** The resources one group/version serves (subresources left out); undefined when not served. */
+  resources(group: string, version: string): Promise<ResourceInfo[] | undefined> {
+    const key = `${group}/${version}`
+    let cached = this.groupVersions.get(key)
+    if (!cached) {
+      cached = this.fetchResources(group, version)
+      // A failed lookup must not stick: the next caller asks again.
+      cached.catch(() => this.groupVersions.delete(key))
+      this.groupVersions.set(key, cached)
+    }
+    return cached
+  }
+
+  async resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo | undefined> {
+    const { group, version } = splitApiVersion(apiVersion)
+    return (await this.resources(group, version))?.find((resource) => resource.kind === kind)
+  }
+
+  /** For each kind of the Gateway API group, the resource at its preferred served version. */
+  gatewayResources(): Promise<Map<string, ResourceInfo>> {
+    if (!this.gatewayKinds) {
+      this.gatewayKinds = this.fetchGatewayResources()
+      this.gatewayKinds.catch(() => (this.gatewayKinds = undefined))
+    }
+    return this.gatewayKinds
+  }
+
+  private async fetchResources(
+    group: string,
+    version: string
+  ): Promise<ResourceInfo[] | undefined> {
+    const path = groupVersionPath(group, version)
+    try {
+      const list = await withRetry(() => this.api.request<ApiResourceList>('GET', path), this.retry)
+      return (list.resources ?? [])
+        .filter((resource) => !resource.name.includes('/'))
+        .map((resource) => ({
+          group,
+          version,
+          kind: resource.kind,
+          plural: resource.name,
+          namespaced: resource.namespaced
+        }))
+    } catch (error) {
+      if (isNotFound(error)) return undefined
+      throw toClusterError(error, { verb: 'get', resource: `discovery ${path}` }, this.server)
+    }
+  }
+
+  private async fetchGatewayResources(): Promise<Map<string, ResourceInfo>> {
+    const path = `/apis/${GATEWAY_GROUP}`
+    let group: ApiGroup
+    try {
+      group = await withRetry(() => this.api.request<ApiGroup>('GET', path), this.retry)
+    } catch (error) {
+      if (isNotFound(error)) {
+        throw new ClusterError(
+          `Gateway API CRDs not installed on ${this.server}: the API group ${GATEWAY_GROUP} is not served`
+        )
+      }
+      throw toClusterError(error, { verb: 'get', resource: `discovery ${path}` }, this.server)
+    }
+    const versions = (group.versions ?? [])
+      .map((entry) => entry.version)
+      .sort((a, b) => versionRank(b) - versionRank(a))
+    const lists = await Promise.all(
+      versions.map((version) => this.resources(GATEWAY_GROUP, version))
+    )
+    const byKind = new Map<string, ResourceInfo>()
+    // Versions are in preference order, so the first one serving a kind wins.
+    for (const resource of lists.flatMap((list) => list ?? [])) {
+      if (!byKind.has(resource.kind)) byKind.set(resource.kind, resource)
+    }
+    return byKind
+  }
+}

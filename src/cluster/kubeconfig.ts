@@ -1,0 +1,158 @@
+// Where the cluster comes from: the kubeconfig input, else KUBECONFIG, else ~/.kube/config, else the
+// in-cluster service account. Never client-node's silent http://localhost:8080 fallback. Every
+// credential is handed to `mask` before anything could print it.
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { delimiter, join } from 'node:path'
+import { KubeConfig, type User } from '@kubernetes/client-node'
+import { ClusterError, InputError } from '../errors.ts'
+
+export interface KubeConfigSource {
+  /** kubeconfig content (the action input), not a path */
+  kubeconfig?: string
+  context?: string
+  env: NodeJS.ProcessEnv
+  mask: (secret: string) => void
+}
+
+export interface LoadedKubeConfig {
+  kubeConfig: KubeConfig
+  server: string
+  contextName: string
+  defaultNamespace: string
+}
+
+const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token'
+
+// Keys whose values are credentials, wherever they appear in a kubeconfig (user, auth-provider config).
+const SECRET_KEYS = [
+  'token',
+  'password',
+  'client-key-data',
+  'id-token',
+  'refresh-token',
+  'access-token',
+  'client-secret'
+]
+const SECRET_LINE = new RegExp(
+  `^[\\s-]*["']?(?:${SECRET_KEYS.join('|')})["']?\\s*:\\s*(.*?)\\s*$`,
+  'gm'
+)
+
+function maskValue(value: string | undefined, mask: (secret: string) => void): void {
+  const trimmed = value?.trim().replace(/^(["'])(.*)\1$/, '$2')
+  if (trimmed) mask(trimmed)
+}
+
+/** Before any parser sees the text: a parse error could quote the line it failed on. */
+function maskRawSecrets(content: string, mask: (secret: string) => void): void {
+  for (const match of content.matchAll(SECRET_LINE)) maskValue(match[1], mask)
+}
+
+function maskUsers(users: User[], mask: (secret: string) => void): void {
+  for (const user of users) {
+    maskValue(user.token, mask)
+    maskValue(user.password, mask)
+    if (user.keyData) {
+      mask(user.keyData)
+      maskValue(Buffer.from(user.keyData, 'base64').toString('utf8'), mask)
+    }
+    const env: unknown = (user.exec as { env?: unknown } | undefined)?.env
+    if (Array.isArray(env)) {
+      for (const entry of env as { value?: unknown }[]) {
+        if (typeof entry.value === 'string') maskValue(entry.value, mask)
+      }
+    }
+    const config: unknown = (user.authProvider as { config?: unknown } | undefined)?.config
+    if (typeof config === 'object' && config !== null) {
+      for (const [key, value] of Object.entries(config)) {
+        if (/token|secret|password/i.test(key) && typeof value === 'string') maskValue(value, mask)
+      }
+    }
+  }
+}
+
+/** The first line only: js-yaml appends a snippet of the offending input. */
+function parseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0] ?? message
+}
+
+function loadFile(kubeConfig: KubeConfig, file: string): void {
+  try {
+    kubeConfig.loadFromFile(file)
+  } catch (error) {
+    throw new InputError(`Invalid kubeconfig ${file}: ${parseProblem(error)}`)
+  }
+}
+
+function loadSource(source: KubeConfigSource): KubeConfig {
+  const kubeConfig = new KubeConfig()
+  if (source.kubeconfig !== undefined && source.kubeconfig.trim() !== '') {
+    maskRawSecrets(source.kubeconfig, source.mask)
+    try {
+      kubeConfig.loadFromString(source.kubeconfig)
+    } catch (error) {
+      throw new InputError(`Invalid kubeconfig: ${parseProblem(error)}`)
+    }
+    return kubeConfig
+  }
+  const files = (source.env.KUBECONFIG ?? '').split(delimiter).filter((file) => existsSync(file))
+  if (files.length > 0) {
+    // kubectl's merge rule: the first file to set a value wins, current-context included.
+    const [first, ...rest] = files
+    loadFile(kubeConfig, first as string)
+    for (const file of rest) {
+      const next = new KubeConfig()
+      loadFile(next, file)
+      kubeConfig.mergeConfig(next, true)
+    }
+    return kubeConfig
+  }
+  const home = join(source.env.HOME ?? homedir(), '.kube', 'config')
+  if (existsSync(home)) {
+    loadFile(kubeConfig, home)
+    return kubeConfig
+  }
+  if (source.env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
+    kubeConfig.loadFromCluster()
+    return kubeConfig
+  }
+  throw new ClusterError(
+    'No cluster configured: set the kubeconfig input, KUBECONFIG, or run in a cluster'
+  )
+}
+
+export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
+  const kubeConfig = loadSource(source)
+  maskUsers(kubeConfig.getUsers(), source.mask)
+  const contextNames = kubeConfig.getContexts().map((context) => context.name)
+  const known = contextNames.length > 0 ? contextNames.join(', ') : 'none'
+  if (source.context) {
+    if (!kubeConfig.getContextObject(source.context)) {
+      throw new InputError(
+        `Context "${source.context}" not found in the kubeconfig (contexts: ${known})`
+      )
+    }
+    kubeConfig.setCurrentContext(source.context)
+  }
+  const contextName = kubeConfig.getCurrentContext()
+  const context = contextName ? kubeConfig.getContextObject(contextName) : null
+  if (!context) {
+    throw new InputError(
+      `The kubeconfig has no current context; set the context input (contexts: ${known})`
+    )
+  }
+  const cluster = kubeConfig.getCurrentCluster()
+  if (!cluster?.server) {
+    throw new InputError(
+      `Context "${contextName}" names cluster "${context.cluster}", which the kubeconfig does not define`
+    )
+  }
+  return {
+    kubeConfig,
+    server: cluster.server,
+    contextName,
+    defaultNamespace: context.namespace || 'default'
+  }
+}

@@ -1,0 +1,62 @@
+// A small generic request helper on client-node's own transport (authentication, TLS, proxies and
+// exec plugins all come from the KubeConfig). Used instead of the generated API classes because it
+// sends bodies as is (the typed classes and KubernetesObjectApi drop fields their models do not
+// know), returns JSON as received (plain objects, no model instances with Date fields), works the same
+// for core (/api/v1) and grouped (/apis/...) paths, and gives every call one timeout.
+import {
+  ApiException,
+  IsomorphicFetchHttpLibrary,
+  RequestContext,
+  type HttpMethod,
+  type KubeConfig
+} from '@kubernetes/client-node'
+
+export type Query = Record<string, string | number | boolean | undefined>
+
+export interface RequestOptions {
+  query?: Query
+  /** serialized as JSON (JSON is valid YAML, so this also serves application/apply-patch+yaml) */
+  body?: unknown
+  contentType?: string
+  /** the caller's cancellation; combined with the per-request timeout */
+  signal?: AbortSignal
+}
+
+export class ApiRequester {
+  private readonly http = new IsomorphicFetchHttpLibrary()
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly server: string,
+    private readonly timeoutMs: number
+  ) {}
+
+  /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.server.replace(/\/+$/, '') + path)
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    const context = new RequestContext(url.toString(), method)
+    context.setHeaderParam('Accept', 'application/json')
+    context.setHeaderParam('User-Agent', 'route-gate')
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json')
+      context.setBody(JSON.stringify(options.body))
+    }
+    await this.kubeConfig.applySecurityAuthentication(context)
+    const timeout = AbortSignal.timeout(this.timeoutMs)
+    context.setSignal(options.signal ? AbortSignal.any([timeout, options.signal]) : timeout)
+    const response = await this.http.send(context).toPromise()
+    const text = await response.body.text()
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+      throw new ApiException(
+        response.httpStatusCode,
+        `HTTP ${response.httpStatusCode}`,
+        text,
+        response.headers
+      )
+    }
+    return JSON.parse(text) as T
+  }
+}
