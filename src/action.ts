@@ -1,0 +1,79 @@
+// The GitHub Action: inputs from INPUT_*, the run, then outputs, job summary, annotations and the
+// step's result. A user's mistake or a cluster problem ends as one clear error line, never a stack.
+import { randomUUID } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import * as core from '@actions/core'
+import { connect } from './cluster/connect.ts'
+import { exitCodeOf } from './errors.ts'
+import { parseSettings, type Settings } from './inputs.ts'
+import type { Report } from './model/types.ts'
+import { exitCodeFor, failureMessage, notReadyRoutes } from './outcome.ts'
+import { buildAnnotations } from './report/annotations.ts'
+import { escapeHtml, safeLogLine } from './report/escape.ts'
+import { reportForOutput } from './report/json.ts'
+import { renderSummary } from './report/summary.ts'
+import { run } from './run.ts'
+
+// GitHub allows 1 MB of outputs per job; leave room for the other outputs and other steps.
+const REPORT_OUTPUT_MAX_CHARS = 256 * 1024
+
+export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let settings: Settings | undefined
+  try {
+    settings = parseSettings((name) => core.getInput(name), 'gate')
+    const config = settings
+    const report = await run(config, {
+      connect: (s) =>
+        connect({ kubeconfig: s.kubeconfig, context: s.context, env, mask: core.setSecret }),
+      log: (line) => core.info(safeLogLine(line)),
+      cwd: env.GITHUB_WORKSPACE ?? process.cwd(),
+      now: Date.now
+    })
+    await publish(report, config, env)
+    const code = exitCodeFor(report)
+    if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${failureMessage(report)}`))
+    return code
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const code = exitCodeOf(error)
+    if (code === 1) core.debug(error instanceof Error ? (error.stack ?? message) : message)
+    core.setFailed(safeLogLine(`route-gate: ${message}`))
+    core.setOutput('verdict', 'error')
+    core.setOutput('ready', 'false')
+    if (settings?.summary !== false) {
+      await writeSummary(`## ❌ route-gate could not run\n\n<pre>${escapeHtml(message)}</pre>\n`)
+    }
+    return code
+  }
+}
+
+async function publish(report: Report, settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
+  const reportFile =
+    settings.reportFile ??
+    path.join(env.RUNNER_TEMP ?? os.tmpdir(), `route-gate-report-${randomUUID()}.json`)
+  await writeFile(reportFile, JSON.stringify(report, null, 2) + '\n', { mode: 0o600 })
+  core.setOutput('verdict', report.verdict)
+  core.setOutput('ready', String(report.verdict === 'ready'))
+  core.setOutput('failed-routes', notReadyRoutes(report).join(','))
+  core.setOutput('report', reportForOutput(report, REPORT_OUTPUT_MAX_CHARS))
+  core.setOutput('report-file', reportFile)
+  if (settings.summary) await writeSummary(renderSummary(report))
+  if (settings.annotations) {
+    for (const a of buildAnnotations(report)) {
+      const props = { title: a.title, file: a.file, startLine: a.startLine }
+      if (a.level === 'error') core.error(a.message, props)
+      else core.warning(a.message, props)
+    }
+  }
+}
+
+async function writeSummary(markdown: string): Promise<void> {
+  try {
+    await core.summary.addRaw(markdown).write()
+  } catch (error) {
+    // local runs and old GHES have no GITHUB_STEP_SUMMARY; the verdict must not depend on it
+    core.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}

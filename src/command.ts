@@ -1,0 +1,115 @@
+// The route-gate command line: the same settings parser, run and report as the Action, printed as
+// text, JSON or Markdown. Progress goes to stderr so that stdout carries only the report.
+import { writeFile } from 'node:fs/promises'
+import { connect } from './cluster/connect.ts'
+import { exitCodeOf, InputError } from './errors.ts'
+import { INPUTS, parseSettings, type Settings } from './inputs.ts'
+import type { Report } from './model/types.ts'
+import { exitCodeFor } from './outcome.ts'
+import { stripControl } from './report/escape.ts'
+import { renderJson } from './report/json.ts'
+import { renderSummary } from './report/summary.ts'
+import { renderText } from './report/text.ts'
+import { run } from './run.ts'
+import { TOOL_VERSION } from './version.ts'
+
+const BOOLEAN_FLAGS = new Set(
+  INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name)
+)
+const LIST_FLAGS = new Set(['manifests', 'routes'])
+
+export function usage(): string {
+  const flags = INPUTS.map((i) => {
+    const arg = BOOLEAN_FLAGS.has(i.name) ? '' : ' <value>'
+    const dflt = i.default !== undefined ? ` (default: ${i.default})` : ''
+    return `  --${i.name}${arg}\n      ${i.description.replaceAll('`', '')}${dflt}`
+  }).join('\n')
+  return `route-gate ${TOOL_VERSION}: gate deployments on Gateway API Route status
+
+Usage:
+  route-gate check [flags]                    apply or locate Routes and wait until every parent is ready
+  route-gate check --from-file DUMP [flags]   judge a saved dump, no cluster, no waiting
+  route-gate --help | --version
+
+Flags:
+${flags}
+
+Exit codes: 0 ready, 1 not ready (failed or pending), 2 bad input or usage, 3 cluster access.
+`
+}
+
+/** Turns argv into input values keyed by input name; repeated list flags accumulate. */
+export function parseArgs(argv: string[]): { command: string; values: Map<string, string> } {
+  const [command = '', ...rest] = argv
+  const values = new Map<string, string>()
+  const known = new Set(INPUTS.map((i) => i.name))
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg)
+    if (!match) throw new InputError(`Unexpected argument "${arg}": flags look like --name value`)
+    const name = match[1]!
+    if (!known.has(name)) throw new InputError(`Unknown flag --${name}: see route-gate --help`)
+    let value = match[2]
+    if (value === undefined) {
+      const next = rest[i + 1]
+      if (BOOLEAN_FLAGS.has(name) && (next === undefined || next.startsWith('--'))) value = 'true'
+      else if (next === undefined) throw new InputError(`Flag --${name} needs a value`)
+      else value = rest[++i]!
+    }
+    const previous = values.get(name)
+    if (previous !== undefined && !LIST_FLAGS.has(name)) {
+      throw new InputError(`Flag --${name} is given twice`)
+    }
+    values.set(name, previous === undefined ? value : `${previous}\n${value}`)
+  }
+  return { command, values }
+}
+
+function render(report: Report, settings: Settings): string {
+  if (settings.format === 'json') return renderJson(report)
+  if (settings.format === 'markdown') return renderSummary(report)
+  const color = process.stdout.isTTY === true && !process.env.NO_COLOR
+  return renderText(report, { color })
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      process.stdout.write(usage())
+      return argv.length === 0 ? 2 : 0
+    }
+    if (argv[0] === '--version') {
+      process.stdout.write(`${TOOL_VERSION}\n`)
+      return 0
+    }
+    const { command, values } = parseArgs(argv)
+    if (command !== 'check') {
+      throw new InputError(`Unknown command "${command}": use route-gate check (see --help)`)
+    }
+    if (values.has('help')) {
+      process.stdout.write(usage())
+      return 0
+    }
+    const settings = parseSettings((name) => values.get(name), 'gate')
+    const report = await run(settings, {
+      connect: (s) =>
+        connect({ kubeconfig: s.kubeconfig, context: s.context, env: process.env, mask: () => {} }),
+      log: (line) => process.stderr.write(`${stripControl(line)}\n`),
+      cwd: process.cwd(),
+      now: Date.now
+    })
+    if (settings.reportFile !== undefined) {
+      await writeFile(settings.reportFile, renderJson(report) + '\n', { mode: 0o600 })
+    }
+    process.stdout.write(render(report, settings) + '\n')
+    return exitCodeFor(report)
+  } catch (error) {
+    const code = exitCodeOf(error)
+    const message = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`route-gate: ${stripControl(message)}\n`)
+    if (code === 1 && process.env.ROUTE_GATE_DEBUG && error instanceof Error) {
+      process.stderr.write(`${error.stack ?? ''}\n`)
+    }
+    return code
+  }
+}

@@ -1,0 +1,319 @@
+// Gate mode: apply or locate Routes, watch them until every parent is ready or the deadline passes,
+// then diagnose what is not ready. The verdict comes from the model alone; this module only decides
+// when to stop looking.
+import type { ClusterClient, ManifestDocument, RouteKey, RouteScope } from './cluster/types.ts'
+import { explainRoute } from './diagnose/explain.ts'
+import { explainMissingRoute } from './diagnose/missing.ts'
+import { ClusterError, InputError } from './errors.ts'
+import type { Settings } from './inputs.ts'
+import { expandManifestPaths, loadManifests } from './manifests.ts'
+import { evaluateRoute } from './model/evaluate.ts'
+import { isRouteObject } from './model/kinds.ts'
+import { buildReport, routeId } from './model/report.ts'
+import type {
+  Report,
+  RouteKind,
+  RouteObject,
+  RouteResult,
+  RouteVerdict,
+  SourcePosition,
+  VerdictOptions,
+  World
+} from './model/types.ts'
+import { ProgressLog } from './report/progress.ts'
+import { TOOL_VERSION } from './version.ts'
+
+export interface GateDeps {
+  cluster: ClusterClient
+  /** one line for the log; the caller makes it safe for the workflow log */
+  log: (line: string) => void
+  cwd: string
+  now: () => number
+}
+
+type Outcome = 'ready' | 'fail-fast' | 'deadline'
+
+// After the deadline the watch gets this long to wind down before the gate stops waiting for it.
+const WATCH_STOP_GRACE_MS = 1500
+
+const keyOf = (r: { kind: string; namespace: string; name: string }): string =>
+  `${r.kind}/${r.namespace}/${r.name}`
+
+export async function runGate(settings: Settings, deps: GateDeps): Promise<Report> {
+  const started = deps.now()
+  const deadline = started + settings.timeoutMs
+  const { cluster } = deps
+  const docs = settings.manifests.length
+    ? await loadManifests(await expandManifestPaths(settings.manifests, deps.cwd), deps.cwd)
+    : []
+  const served = await cluster.routeVersions()
+  const defaultNamespace = settings.namespace ?? cluster.namespace
+  if (settings.namespace !== undefined) await cluster.checkNamespaces([settings.namespace])
+
+  const sources = new Map<string, SourcePosition>()
+  const names: RouteKey[] = []
+  if (docs.length > 0) {
+    const applied = await applyManifests(docs, settings, deps)
+    if (settings.dryRun) return dryRunReport(applied.length, docs.length, started, deps)
+    for (const { doc, object } of applied) {
+      if (!isRouteObject(object)) continue
+      const key = { kind: object.kind, namespace: object.metadata.namespace, name: object.metadata.name }
+      names.push(key)
+      sources.set(keyOf(key), { file: doc.file, line: doc.line })
+    }
+  }
+  for (const r of settings.routes) {
+    names.push({ kind: r.kind, namespace: r.namespace ?? defaultNamespace, name: r.name })
+  }
+  const byName = names.length > 0 && settings.selector === undefined
+  if (docs.length > 0 && names.length === 0 && settings.routes.length === 0 && !settings.selector) {
+    throw new InputError(
+      `manifests hold no Route (${ROUTE_KIND_LIST}): nothing to gate among ${docs.length} documents`
+    )
+  }
+  const scope = buildScope(settings, names, byName, defaultNamespace)
+  requireServed(scope.kinds, served, byName)
+  scope.kinds = scope.kinds.filter((k) => served.has(k))
+
+  const options: VerdictOptions = {
+    conditions: settings.conditions,
+    strict: settings.strict,
+    final: false
+  }
+  let world = await cluster.readWorld([])
+  const routes = new Map<string, RouteObject>()
+  const verdicts = new Map<string, RouteVerdict>()
+  const progress = new ProgressLog(started)
+
+  const outcome = await new Promise<Outcome>((resolve, reject) => {
+    const watch = new AbortController()
+    let settled = false
+    const finish = (result: Outcome | Error): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      watch.abort()
+      if (result instanceof Error) reject(result)
+      else resolve(result)
+    }
+    const timer = setTimeout(() => finish('deadline'), Math.max(0, deadline - deps.now()))
+    let fault: string | undefined
+
+    const judge = (changed: RouteObject[]): void => {
+      const fresh: RouteVerdict[] = []
+      for (const route of changed) {
+        const verdict = evaluateRoute(route, world, options)
+        verdicts.set(keyOf(idOf(route)), verdict)
+        fresh.push(verdict)
+      }
+      for (const line of progress.update(fresh, deps.now())) deps.log(line)
+      const state = overall(byName ? names.map(keyOf) : [...verdicts.keys()], verdicts)
+      if (state === 'ready') finish('ready')
+      else if (state === 'failed' && settings.failFast) finish('fail-fast')
+    }
+    const inScope = (route: RouteObject): boolean =>
+      !byName || names.some((n) => keyOf(n) === keyOf(idOf(route)))
+
+    cluster
+      .watchRoutes(
+        scope,
+        {
+          onList(kind, namespace, listed) {
+            for (const [key, route] of routes) {
+              if (route.kind === kind && (namespace === null || route.metadata.namespace === namespace)) {
+                routes.delete(key)
+                verdicts.delete(key)
+              }
+            }
+            const kept = listed.filter(inScope)
+            for (const route of kept) routes.set(keyOf(idOf(route)), route)
+            judge(kept)
+          },
+          onChange(type, route) {
+            if (!inScope(route)) return
+            const key = keyOf(idOf(route))
+            if (type === 'DELETED') {
+              routes.delete(key)
+              verdicts.delete(key)
+              deps.log(`${routeId(idOf(route))}: deleted while waiting`)
+              return
+            }
+            routes.set(key, route)
+            judge([route])
+          },
+          onRetry(message) {
+            fault = message
+            deps.log(`cluster: ${message}; retrying`)
+          },
+          onRecovered() {
+            if (fault !== undefined) deps.log('cluster: connection restored')
+            fault = undefined
+          }
+        },
+        watch.signal
+      )
+      .then(
+        () => {
+          if (!settled && fault !== undefined) {
+            finish(new ClusterError(`${cluster.description}: ${fault}`))
+          }
+        },
+        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error)))
+      )
+    // a fault that is still going on at the deadline is a cluster problem, not a verdict
+    const deadlineCheck = setTimeout(
+      () => {
+        if (fault !== undefined && !settled) {
+          finish(new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`))
+        }
+      },
+      Math.max(0, deadline - deps.now() - 1)
+    )
+    watch.signal.addEventListener('abort', () => clearTimeout(deadlineCheck))
+  })
+
+  if (byName === false && routes.size === 0) {
+    throw new InputError(
+      `No ${scope.kinds.join('/')} matched ${settings.selector ? `selector "${settings.selector}"` : 'the scope'} in ${scopeText(scope)} before the deadline`
+    )
+  }
+
+  const finalOptions = { ...options, final: outcome === 'deadline' }
+  const notReady = [...verdicts.values()].filter((v) => v.verdict !== 'ready')
+  world = await cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route)))
+  const notes = new Set<string>()
+  const results: RouteResult[] = []
+  const now = new Date(deps.now())
+  const keys = byName ? names.map(keyOf) : [...routes.keys()]
+  for (const key of new Set(keys)) {
+    const route = routes.get(key)
+    if (!route) {
+      const [kind, namespace, name] = key.split('/') as [RouteKind, string, string]
+      results.push(explainMissingRoute({ kind, namespace, name }, finalOptions.final))
+      continue
+    }
+    const verdict = evaluateRoute(route, world, finalOptions)
+    verdict.notes.forEach((n) => notes.add(n))
+    results.push(explainRoute(verdict, world, { source: sources.get(key), now }))
+  }
+  world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
+  const report = buildReport({
+    mode: 'gate',
+    routes: results,
+    toolVersion: TOOL_VERSION,
+    startedAt: new Date(started),
+    finishedAt: new Date(deps.now()),
+    timedOut: outcome === 'deadline',
+    notes: [...notes]
+  })
+  deps.log(summaryLine(report, outcome))
+  return report
+}
+
+const ROUTE_KIND_LIST = 'HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute'
+
+function idOf(route: RouteObject): RouteKey {
+  return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
+}
+
+async function applyManifests(
+  docs: ManifestDocument[],
+  settings: Settings,
+  deps: GateDeps
+): Promise<Awaited<ReturnType<ClusterClient['apply']>>['applied']> {
+  const verb = settings.dryRun ? 'Validating (server-side dry-run)' : 'Applying (server-side apply)'
+  deps.log(`${verb} ${docs.length} documents on ${deps.cluster.description}`)
+  const { applied } = await deps.cluster.apply(docs, { dryRun: settings.dryRun })
+  return applied
+}
+
+function dryRunReport(applied: number, total: number, started: number, deps: GateDeps): Report {
+  deps.log(`Dry run: ${applied} of ${total} documents accepted by the API server; nothing applied`)
+  return buildReport({
+    mode: 'gate',
+    routes: [],
+    toolVersion: TOOL_VERSION,
+    startedAt: new Date(started),
+    finishedAt: new Date(deps.now()),
+    notes: [
+      `Dry run: all ${total} documents passed server-side validation; nothing was applied and no Route was gated.`
+    ]
+  })
+}
+
+function buildScope(
+  settings: Settings,
+  names: RouteKey[],
+  byName: boolean,
+  defaultNamespace: string
+): RouteScope {
+  if (byName) {
+    return {
+      kinds: [...new Set(names.map((n) => n.kind))],
+      namespaces: settings.allNamespaces ? 'all' : [...new Set(names.map((n) => n.namespace))],
+      names
+    }
+  }
+  return {
+    kinds: [...settings.kinds],
+    namespaces: settings.allNamespaces ? 'all' : [defaultNamespace],
+    labelSelector: settings.selector
+  }
+}
+
+function requireServed(kinds: RouteKind[], served: Map<RouteKind, string>, byName: boolean): void {
+  const missing = kinds.filter((k) => !served.has(k))
+  if (missing.length === 0) return
+  if (byName || missing.length === kinds.length) {
+    throw new ClusterError(
+      `The API server does not serve ${missing.join(', ')}: install the Gateway API CRDs that define ${missing.length > 1 ? 'them' : 'it'} (experimental channel for older TLSRoute/TCPRoute/UDPRoute versions)`
+    )
+  }
+}
+
+function overall(keys: string[], verdicts: Map<string, RouteVerdict>): 'ready' | 'failed' | 'pending' {
+  if (keys.length === 0) return 'pending'
+  let pending = false
+  for (const key of keys) {
+    const v = verdicts.get(key)
+    if (!v) pending = true
+    else if (v.verdict === 'failed') return 'failed'
+    else if (v.verdict === 'pending') pending = true
+  }
+  return pending ? 'pending' : 'ready'
+}
+
+/** Namespaces whose objects can explain a Route: its own, its parents' and its backends'. */
+function referencedNamespaces(routes: RouteObject[]): string[] {
+  const out = new Set<string>()
+  for (const route of routes) {
+    out.add(route.metadata.namespace)
+    const spec = route.spec as { parentRefs?: unknown; rules?: unknown } | undefined
+    for (const ref of asArray(spec?.parentRefs)) {
+      const ns = (ref as { namespace?: unknown }).namespace
+      if (typeof ns === 'string' && ns) out.add(ns)
+    }
+    for (const rule of asArray(spec?.rules)) {
+      for (const backend of asArray((rule as { backendRefs?: unknown }).backendRefs)) {
+        const ns = (backend as { namespace?: unknown }).namespace
+        if (typeof ns === 'string' && ns) out.add(ns)
+      }
+    }
+  }
+  return [...out].sort()
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value.filter((v) => typeof v === 'object' && v !== null) : []
+}
+
+function scopeText(scope: RouteScope): string {
+  return scope.namespaces === 'all' ? 'any namespace' : `namespace ${scope.namespaces.join(', ')}`
+}
+
+function summaryLine(report: Report, outcome: Outcome): string {
+  const { routes, ready, failed, pending } = report.counts
+  const why =
+    outcome === 'deadline' ? ' (deadline reached)' : outcome === 'fail-fast' ? ' (fail-fast)' : ''
+  return `Verdict: ${report.verdict}${why}: ${ready} of ${routes} Routes ready, ${failed} failed, ${pending} pending, after ${((report.elapsedMs ?? 0) / 1000).toFixed(1)}s`
+}

@@ -1,0 +1,3 @@
+import { runAction } from './action.ts'
+
+process.exitCode = await runAction()

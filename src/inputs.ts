@@ -1,0 +1,314 @@
+// Every input of the Action and every flag of the CLI, parsed and validated once into one typed
+// Settings object. The Action reads INPUT_* through @actions/core, the CLI reads its flags; both hand
+// this module a plain `read(name)` and get the same settings and the same error messages.
+import { InputError } from './errors.ts'
+import { parseRouteKind } from './model/kinds.ts'
+import { DEFAULT_CONDITIONS } from './model/evaluate.ts'
+import { ROUTE_KINDS, type RouteKind } from './model/types.ts'
+
+export type OutputFormat = 'text' | 'json' | 'markdown'
+export type Command = 'gate' | 'monitor'
+export type FailOn = 'degraded' | 'any' | 'never'
+
+export interface RouteRef {
+  kind: RouteKind
+  /** undefined: the namespace setting (or the context's default) applies */
+  namespace?: string
+  name: string
+}
+
+export interface Settings {
+  command: Command
+  manifests: string[]
+  routes: RouteRef[]
+  selector?: string
+  namespace?: string
+  allNamespaces: boolean
+  kinds: RouteKind[]
+  timeoutMs: number
+  conditions: string[]
+  failFast: boolean
+  strict: boolean
+  kubeconfig?: string
+  context?: string
+  dryRun: boolean
+  summary: boolean
+  annotations: boolean
+  /** snapshot mode: evaluate this dump, no cluster */
+  fromFile?: string
+  format: OutputFormat
+  /** where to write the whole report as JSON (the Action defaults it into RUNNER_TEMP) */
+  reportFile?: string
+}
+
+export interface InputSpec {
+  name: string
+  description: string
+  default?: string
+  /** shown in the CLI help only */
+  cliOnly?: boolean
+}
+
+/** The single list of inputs: action.yml, the CLI help and the README table are checked against it. */
+export const INPUTS: InputSpec[] = [
+  {
+    name: 'manifests',
+    description:
+      'Files, directories or globs of manifests to server-side apply, one per line or comma-separated. Routes among them are gated.'
+  },
+  {
+    name: 'routes',
+    description:
+      'Routes to locate and gate, one per line or comma-separated: `kind/name` (in `namespace`) or `kind/namespace/name`, kind case-insensitive, e.g. `httproute/checkout`, `GRPCRoute/payments/api`.'
+  },
+  { name: 'selector', description: 'Label selector: gate every Route in scope that matches it.' },
+  {
+    name: 'namespace',
+    description: "Namespace of Routes given without one; default: the kubeconfig context's."
+  },
+  {
+    name: 'all-namespaces',
+    description: 'Look for Routes (selector, kinds) in every namespace.',
+    default: 'false'
+  },
+  {
+    name: 'kinds',
+    description: 'Route kinds in scope, comma-separated.',
+    default: ROUTE_KINDS.join(',')
+  },
+  {
+    name: 'timeout',
+    description:
+      'How long to wait for every parent to be ready, e.g. `90s`, `5m`, `1h30m`. At the deadline pending parents fail.',
+    default: '5m'
+  },
+  {
+    name: 'conditions',
+    description: 'Conditions that must be True on every parent, comma-separated.',
+    default: DEFAULT_CONDITIONS.join(',')
+  },
+  {
+    name: 'fail-fast',
+    description:
+      'Stop at the first definite failure instead of waiting for it to heal until the deadline.',
+    default: 'false'
+  },
+  {
+    name: 'strict',
+    description: 'Fail a parent whose Route is PartiallyInvalid (some rules dropped).',
+    default: 'false'
+  },
+  {
+    name: 'kubeconfig',
+    description:
+      'Kubeconfig content (not a path). Credentials in it are masked. Default: KUBECONFIG, ~/.kube/config, in-cluster.'
+  },
+  { name: 'context', description: 'Kubeconfig context to use; default: its current context.' },
+  {
+    name: 'dry-run',
+    description:
+      'Server-side dry-run of the manifests only: validate them against the API server, apply and gate nothing.',
+    default: 'false'
+  },
+  { name: 'summary', description: 'Write the job summary.', default: 'true' },
+  {
+    name: 'annotations',
+    description: 'Write error annotations at the failing Routes (manifest file and line).',
+    default: 'true'
+  },
+  {
+    name: 'from-file',
+    description:
+      'Snapshot mode: evaluate a saved dump (`kubectl get … -o yaml`) without a cluster and without waiting.',
+    cliOnly: true
+  },
+  {
+    name: 'format',
+    description: 'Output format of the CLI: text, json or markdown.',
+    default: 'text',
+    cliOnly: true
+  },
+  {
+    name: 'report-file',
+    description: 'Write the whole JSON report to this path (the Action writes one to RUNNER_TEMP).'
+  }
+]
+
+export type InputReader = (name: string) => string | undefined
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+const CONDITION_TYPE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/
+const DURATION_PART = /(\d+)(ms|h|m|s)/g
+const DURATION = /^(\d+(ms|h|m|s))+$/
+const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 }
+
+export function parseDuration(text: string, input = 'timeout'): number {
+  const compact = text.trim()
+  if (!DURATION.test(compact)) {
+    throw new InputError(`Invalid ${input} "${text}": use a duration like 90s, 5m or 1h`)
+  }
+  let ms = 0
+  for (const [, amount, unit] of compact.matchAll(DURATION_PART)) {
+    ms += Number(amount) * (UNIT_MS[unit ?? 's'] ?? 0)
+  }
+  if (ms <= 0) throw new InputError(`Invalid ${input} "${text}": it must be longer than zero`)
+  if (ms > 24 * 3_600_000) throw new InputError(`Invalid ${input} "${text}": at most 24h`)
+  return ms
+}
+
+export function parseBoolean(text: string, input: string): boolean {
+  if (/^(true|yes|on)$/i.test(text)) return true
+  if (/^(false|no|off)$/i.test(text)) return false
+  throw new InputError(`Invalid ${input} "${text}": use true or false`)
+}
+
+/** Splits a list input on newlines and commas; blank entries are dropped. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+}
+
+export function parseKinds(text: string): RouteKind[] {
+  const kinds: RouteKind[] = []
+  for (const item of splitList(text)) {
+    const kind = parseRouteKind(item)
+    if (!kind) {
+      throw new InputError(`Invalid kinds entry "${item}": use one of ${ROUTE_KINDS.join(', ')}`)
+    }
+    if (!kinds.includes(kind)) kinds.push(kind)
+  }
+  if (kinds.length === 0) {
+    throw new InputError(`Invalid kinds "${text}": name at least one of ${ROUTE_KINDS.join(', ')}`)
+  }
+  return kinds
+}
+
+export function parseRouteRef(text: string): RouteRef {
+  const parts = text.split('/')
+  const usage = 'use kind/name or kind/namespace/name, e.g. httproute/checkout'
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
+    throw new InputError(`Invalid routes entry "${text}": ${usage}`)
+  }
+  const kind = parseRouteKind(parts[0] ?? '')
+  if (!kind) {
+    throw new InputError(
+      `Invalid routes entry "${text}": unknown kind "${parts[0]}", use one of ${ROUTE_KINDS.join(', ')}`
+    )
+  }
+  const name = parts[parts.length - 1] ?? ''
+  const namespace = parts.length === 3 ? parts[1] : undefined
+  if (namespace !== undefined && !DNS_LABEL.test(namespace)) {
+    throw new InputError(
+      `Invalid routes entry "${text}": namespace "${namespace}" is not a valid namespace name`
+    )
+  }
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) {
+    throw new InputError(`Invalid routes entry "${text}": "${name}" is not a valid Route name`)
+  }
+  return namespace === undefined ? { kind, name } : { kind, namespace, name }
+}
+
+const SELECTOR_TERM =
+  /^\s*(!?\s*[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?|[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?\s*(==?|!=)\s*[A-Za-z0-9]?([-A-Za-z0-9_.]*[A-Za-z0-9])?|[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?\s+(in|notin)\s+\(\s*[-A-Za-z0-9_.]*(\s*,\s*[-A-Za-z0-9_.]*)*\s*\))\s*$/
+
+/** Checks a label selector's syntax here, so a typo is an input error (exit 2), not a cluster one. */
+export function parseSelector(text: string): string {
+  // commas inside "in (a,b)" separate values, not terms
+  const terms = text.split(/,(?![^(]*\))/)
+  for (const term of terms) {
+    if (!SELECTOR_TERM.test(term)) {
+      throw new InputError(
+        `Invalid selector "${text}": "${term.trim()}" is not a label selector term; use e.g. app=web, tier!=db, env in (prod,staging) or !legacy`
+      )
+    }
+  }
+  return text.trim()
+}
+
+function parseEnum<T extends string>(text: string, input: string, values: readonly T[]): T {
+  const found = values.find((v) => v === text.toLowerCase())
+  if (!found) throw new InputError(`Invalid ${input} "${text}": use one of ${values.join(', ')}`)
+  return found
+}
+
+export function parseSettings(read: InputReader, command: Command): Settings {
+  const value = (name: string): string => {
+    const raw = read(name)?.trim() ?? ''
+    return raw !== '' ? raw : (INPUTS.find((i) => i.name === name)?.default ?? '')
+  }
+  const optional = (name: string): string | undefined => value(name) || undefined
+  const flag = (name: string): boolean => parseBoolean(value(name), name)
+
+  const namespace = optional('namespace')
+  if (namespace !== undefined && !DNS_LABEL.test(namespace)) {
+    throw new InputError(`Invalid namespace "${namespace}": not a valid namespace name`)
+  }
+  const conditions = splitList(value('conditions'))
+  for (const c of conditions) {
+    if (!CONDITION_TYPE.test(c)) {
+      throw new InputError(
+        `Invalid conditions entry "${c}": use condition types like Accepted, ResolvedRefs`
+      )
+    }
+  }
+  if (conditions.length === 0) {
+    throw new InputError('Invalid conditions "": name at least one condition, e.g. Accepted')
+  }
+  const selectorText = optional('selector')
+  const settings: Settings = {
+    command,
+    manifests: splitList(value('manifests')),
+    routes: splitList(value('routes')).map(parseRouteRef),
+    selector: selectorText === undefined ? undefined : parseSelector(selectorText),
+    namespace,
+    allNamespaces: flag('all-namespaces'),
+    kinds: parseKinds(value('kinds')),
+    timeoutMs: parseDuration(value('timeout')),
+    conditions,
+    failFast: flag('fail-fast'),
+    strict: flag('strict'),
+    kubeconfig: read('kubeconfig')?.trim() ? read('kubeconfig') : undefined,
+    context: optional('context'),
+    dryRun: flag('dry-run'),
+    summary: flag('summary'),
+    annotations: flag('annotations'),
+    fromFile: optional('from-file'),
+    format: parseEnum(value('format'), 'format', ['text', 'json', 'markdown'] as const),
+    reportFile: optional('report-file')
+  }
+  checkCombinations(settings)
+  return settings
+}
+
+function checkCombinations(s: Settings): void {
+  if (s.namespace !== undefined && s.allNamespaces) {
+    throw new InputError('Invalid inputs: set either namespace or all-namespaces, not both')
+  }
+  for (const r of s.routes) {
+    if (!s.kinds.includes(r.kind)) {
+      throw new InputError(
+        `Invalid routes entry "${r.kind}/${r.name}": its kind is not in kinds (${s.kinds.join(', ')})`
+      )
+    }
+  }
+  if (s.fromFile !== undefined) {
+    if (s.manifests.length > 0) {
+      throw new InputError(
+        'Invalid inputs: from-file evaluates a saved dump; it cannot be combined with manifests'
+      )
+    }
+    return
+  }
+  if (s.dryRun && s.manifests.length === 0) {
+    throw new InputError('Invalid inputs: dry-run needs manifests to validate')
+  }
+  const scoped = s.manifests.length + s.routes.length > 0 || s.selector !== undefined
+  if (s.command === 'gate' && !scoped && !s.allNamespaces && s.namespace === undefined) {
+    throw new InputError(
+      'Nothing to gate: set manifests (to apply), routes (to locate), selector, namespace or all-namespaces'
+    )
+  }
+}

@@ -1,0 +1,189 @@
+// Reads manifest files and dumps into documents that remember their file, position and line, so that
+// every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
+import { glob, readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
+import type { ManifestDocument } from './cluster/types.ts'
+import { InputError } from './errors.ts'
+import { isRouteObject } from './model/kinds.ts'
+import { routeShapeError } from './model/shape.ts'
+import type { KubeObject } from './model/types.ts'
+
+export const MAX_FILE_BYTES = 128 * 1024 * 1024
+const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
+// Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
+const MAX_ALIASES = 100
+
+/** Expands files, directories (their *.yaml, *.yml, *.json) and globs into a sorted file list. */
+export async function expandManifestPaths(entries: string[], cwd: string): Promise<string[]> {
+  const files: string[] = []
+  for (const entry of entries) {
+    const absolute = path.resolve(cwd, entry)
+    const info = await stat(absolute).catch(() => undefined)
+    if (info?.isDirectory()) {
+      const inDir: string[] = []
+      for await (const f of glob('*', { cwd: absolute })) {
+        if (MANIFEST_EXTENSIONS.has(path.extname(f))) inDir.push(path.join(absolute, f))
+      }
+      if (inDir.length === 0) {
+        throw new InputError(`manifests entry "${entry}": the directory has no .yaml, .yml or .json file`)
+      }
+      files.push(...inDir.sort())
+    } else if (info?.isFile()) {
+      files.push(absolute)
+    } else {
+      const matched: string[] = []
+      for await (const f of glob(entry, { cwd })) matched.push(path.resolve(cwd, f))
+      if (matched.length === 0) throw new InputError(`manifests entry "${entry}": no such file`)
+      files.push(...matched.sort())
+    }
+  }
+  return [...new Set(files)]
+}
+
+/** Reads and parses every document of every file; a bad document anywhere is an InputError. */
+export async function loadManifests(files: string[], cwd: string): Promise<ManifestDocument[]> {
+  const docs: ManifestDocument[] = []
+  for (const file of files) docs.push(...parseManifestText(await readText(file), displayPath(file, cwd)))
+  rejectDuplicates(docs)
+  return docs
+}
+
+function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file)
+  return relative.startsWith('..') ? file : relative
+}
+
+async function readText(file: string): Promise<string> {
+  const info = await stat(file).catch((e: NodeJS.ErrnoException) => {
+    throw new InputError(`${file}: cannot read (${e.code ?? e.message})`)
+  })
+  if (info.size > MAX_FILE_BYTES) {
+    throw new InputError(
+      `${file}: ${Math.round(info.size / 1024 / 1024)} MiB is too large (at most ${MAX_FILE_BYTES / 1024 / 1024} MiB)`
+    )
+  }
+  const bytes = await readFile(file)
+  if (bytes.subarray(0, 8192).includes(0)) {
+    throw new InputError(`${file}: binary data, not a YAML or JSON manifest`)
+  }
+  return bytes.toString('utf8')
+}
+
+/** Parses one file's text: multi-document YAML, JSON, or a List (its items become documents). */
+export function parseManifestText(text: string, file: string): ManifestDocument[] {
+  if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
+  const lineCounter = new LineCounter()
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true })
+  const documents = Array.isArray(parsed) ? parsed : [parsed]
+  const out: ManifestDocument[] = []
+  documents.forEach((doc, i) => {
+    const index = i + 1
+    const where = `${file} document ${index}`
+    const firstError = doc.errors[0]
+    if (firstError) {
+      const line = firstError.linePos?.[0]?.line
+      throw new InputError(
+        `${where}${line ? ` (line ${line})` : ''}: invalid YAML: ${firstError.message.split('\n')[0]}`
+      )
+    }
+    const value = toPlain(doc, where)
+    if (value === null || value === undefined) return
+    const line = lineOf(doc.contents, lineCounter)
+    for (const item of flattenList(value, doc, where, lineCounter)) {
+      out.push({ file, index, line: item.line ?? line, object: checkObject(item.value, item.where) })
+    }
+  })
+  if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
+  return out
+}
+
+function toPlain(doc: Document, where: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIASES })
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e)
+    throw new InputError(`${where}: ${reason}`)
+  }
+}
+
+function lineOf(node: unknown, lineCounter: LineCounter): number {
+  const range = (node as Node | null)?.range
+  return range ? lineCounter.linePos(range[0]).line : 1
+}
+
+interface Item {
+  value: unknown
+  where: string
+  line?: number
+}
+
+function flattenList(value: unknown, doc: Document, where: string, lc: LineCounter): Item[] {
+  const object = value as { kind?: unknown; items?: unknown }
+  if (typeof object !== 'object' || typeof object.kind !== 'string' || !object.kind.endsWith('List')) {
+    return [{ value, where }]
+  }
+  if (!Array.isArray(object.items)) {
+    throw new InputError(`${where}: field "items" of a ${object.kind} must be a list`)
+  }
+  const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
+  return object.items.map((item, i) => ({
+    value: item,
+    where: `${where} items[${i}]`,
+    line: isSeq(itemsNode) ? lineOf(itemsNode.items[i], lc) : undefined
+  }))
+}
+
+function checkObject(value: unknown, where: string): KubeObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError(`${where}: a Kubernetes object must be a mapping, got ${typeName(value)}`)
+  }
+  const o = value as Record<string, unknown>
+  for (const field of ['apiVersion', 'kind'] as const) {
+    if (typeof o[field] !== 'string' || o[field] === '') {
+      throw new InputError(`${where}: field "${field}" is missing or not a string`)
+    }
+  }
+  const metadata = o.metadata as Record<string, unknown> | undefined
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw new InputError(`${where}: field "metadata" is missing or not a mapping`)
+  }
+  if (typeof metadata.name !== 'string' || metadata.name === '') {
+    throw new InputError(`${where}: field "metadata.name" is missing or not a string`)
+  }
+  if (metadata.namespace !== undefined && typeof metadata.namespace !== 'string') {
+    throw new InputError(`${where}: field "metadata.namespace" must be a string`)
+  }
+  const object = value as KubeObject
+  if (isRouteObject(object)) {
+    const error = routeShapeError(object)
+    if (error) {
+      throw new InputError(
+        `${where} (${object.kind} ${object.metadata.name}): field "${error.field}" ${error.message}`
+      )
+    }
+  }
+  return object
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
+}
+
+function rejectDuplicates(docs: ManifestDocument[]): void {
+  const seen = new Map<string, ManifestDocument>()
+  for (const doc of docs) {
+    const { apiVersion, kind, metadata } = doc.object
+    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : ''
+    const key = `${group}/${kind}/${metadata.namespace ?? ''}/${metadata.name}`
+    const first = seen.get(key)
+    if (first) {
+      throw new InputError(
+        `${doc.file} document ${doc.index}: ${kind} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name} is also defined in ${first.file} document ${first.index}`
+      )
+    }
+    seen.set(key, doc)
+  }
+}

@@ -1,0 +1,127 @@
+// Snapshot mode: judge a saved dump (kubectl get … -o yaml) with no cluster and no waiting. The dump
+// supplies both the Routes and the World around them, so the report explains itself offline.
+import type { ManifestDocument } from './cluster/types.ts'
+import { explainRoute } from './diagnose/explain.ts'
+import { InputError } from './errors.ts'
+import type { Settings } from './inputs.ts'
+import { expandManifestPaths, loadManifests } from './manifests.ts'
+import { evaluateRoute } from './model/evaluate.ts'
+import { isRouteObject } from './model/kinds.ts'
+import { buildReport } from './model/report.ts'
+import type { KubeObject, Report, RouteObject, World } from './model/types.ts'
+import { TOOL_VERSION } from './version.ts'
+
+const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial'>> = {
+  GatewayClass: 'gatewayClasses',
+  Gateway: 'gateways',
+  Namespace: 'namespaces',
+  Service: 'services',
+  ReferenceGrant: 'referenceGrants'
+}
+
+export interface DumpContents {
+  routes: { route: RouteObject; doc: ManifestDocument }[]
+  world: World
+}
+
+/** Sorts a dump's documents into Routes in scope and the World around them; other kinds are ignored. */
+export function splitDump(docs: ManifestDocument[], settings: Settings): DumpContents {
+  const world: World = {
+    gatewayClasses: [],
+    gateways: [],
+    namespaces: [],
+    services: [],
+    referenceGrants: [],
+    unreadable: []
+  }
+  const routes: DumpContents['routes'] = []
+  for (const doc of docs) {
+    const object: KubeObject = doc.object
+    if (isRouteObject(object)) {
+      const route = withNamespace(object, settings.namespace ?? 'default')
+      if (inScope(route, settings)) routes.push({ route, doc })
+      continue
+    }
+    const slot = WORLD_KINDS[object.kind]
+    if (slot) world[slot].push(object)
+  }
+  const missing = Object.keys(WORLD_KINDS).filter((k) => world[WORLD_KINDS[k]!].length === 0)
+  if (missing.length > 0) world.partial = true
+  return { routes, world }
+}
+
+function withNamespace(route: RouteObject, fallback: string): RouteObject {
+  if (route.metadata.namespace) return route
+  return { ...route, metadata: { ...route.metadata, namespace: fallback } }
+}
+
+function inScope(route: RouteObject, s: Settings): boolean {
+  if (!s.kinds.includes(route.kind)) return false
+  if (s.namespace !== undefined && route.metadata.namespace !== s.namespace) return false
+  if (s.routes.length > 0) {
+    return s.routes.some(
+      (r) =>
+        r.kind === route.kind &&
+        r.name === route.metadata.name &&
+        (r.namespace ?? s.namespace ?? route.metadata.namespace) === route.metadata.namespace
+    )
+  }
+  return s.selector === undefined || matchesSelector(route.metadata.labels ?? {}, s.selector)
+}
+
+/** Label selector semantics of the API server, for dumps (the CLI checks the syntax before). */
+export function matchesSelector(labels: Record<string, string>, selector: string): boolean {
+  return selector
+    .split(/,(?![^(]*\))/)
+    .map((t) => t.trim())
+    .every((term) => {
+      const set = /^(\S+)\s+(in|notin)\s+\((.*)\)$/.exec(term)
+      if (set) {
+        const values = set[3]!.split(',').map((v) => v.trim())
+        const has = set[1]! in labels && values.includes(labels[set[1]!]!)
+        return set[2] === 'in' ? has : !has
+      }
+      const cmp = /^([^!=\s]+)\s*(==|=|!=)\s*(.*)$/.exec(term)
+      if (cmp) {
+        const equal = labels[cmp[1]!] === cmp[3]
+        return cmp[2] === '!=' ? !equal : equal
+      }
+      return term.startsWith('!') ? !(term.slice(1).trim() in labels) : term in labels
+    })
+}
+
+export async function runSnapshot(settings: Settings, cwd: string, now: Date): Promise<Report> {
+  const file = settings.fromFile
+  if (file === undefined) throw new InputError('from-file is required for a snapshot')
+  const docs = await loadManifests(await expandManifestPaths([file], cwd), cwd)
+  const { routes, world } = splitDump(docs, settings)
+  if (routes.length === 0) {
+    throw new InputError(
+      `${file}: no ${settings.kinds.join('/')} in scope (the dump holds ${describeKinds(docs)})`
+    )
+  }
+  const options = { conditions: settings.conditions, strict: settings.strict, final: false }
+  const notes = new Set<string>()
+  const results = routes.map(({ route, doc }) => {
+    const verdict = evaluateRoute(route, world, options)
+    verdict.notes.forEach((n) => notes.add(n))
+    return explainRoute(verdict, world, { source: { file: doc.file, line: doc.line }, now })
+  })
+  if (world.partial) {
+    notes.add(
+      'The dump lacks some of GatewayClasses, Gateways, Namespaces, Services or ReferenceGrants: diagnosis is limited to what it holds.'
+    )
+  }
+  return buildReport({
+    mode: 'snapshot',
+    routes: results,
+    toolVersion: TOOL_VERSION,
+    notes: [...notes]
+  })
+}
+
+function describeKinds(docs: ManifestDocument[]): string {
+  const counts = new Map<string, number>()
+  for (const d of docs) counts.set(d.object.kind, (counts.get(d.object.kind) ?? 0) + 1)
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing'
+}

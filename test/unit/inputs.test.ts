@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { InputError } from '../../src/errors.ts'
+import {
+  INPUTS,
+  parseDuration,
+  parseRouteRef,
+  parseSelector,
+  parseSettings,
+  splitList
+} from '../../src/inputs.ts'
+
+const settingsFrom = (values: Record<string, string>) =>
+  parseSettings((name) => values[name], 'gate')
+
+const errorOf = (fn: () => unknown): string => {
+  try {
+    fn()
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError)
+    return (e as Error).message
+  }
+  throw new Error('expected an InputError')
+}
+
+describe('parseDuration', () => {
+  it.each([
+    ['90s', 90_000],
+    ['5m', 300_000],
+    ['1h30m', 5_400_000],
+    ['1h', 3_600_000],
+    ['250ms', 250],
+    ['2m30s', 150_000]
+  ])('%s is %i ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms)
+  })
+
+  it.each(['5 minutes', '5', '', 'm5', '1.5m', '-1s', '5M'])('rejects %j with the usage', (text) => {
+    expect(errorOf(() => parseDuration(text))).toBe(
+      `Invalid timeout "${text}": use a duration like 90s, 5m or 1h`
+    )
+  })
+
+  it('rejects zero and more than a day', () => {
+    expect(errorOf(() => parseDuration('0s'))).toMatch(/longer than zero/)
+    expect(errorOf(() => parseDuration('25h'))).toMatch(/at most 24h/)
+  })
+})
+
+describe('routes entries', () => {
+  it('parses kind/name and kind/namespace/name, kind case-insensitive', () => {
+    expect(parseRouteRef('httproute/checkout')).toEqual({ kind: 'HTTPRoute', name: 'checkout' })
+    expect(parseRouteRef('GRPCRoute/payments/api')).toEqual({
+      kind: 'GRPCRoute',
+      namespace: 'payments',
+      name: 'api'
+    })
+    expect(parseRouteRef('tlsroutes/edge/passthrough').kind).toBe('TLSRoute')
+  })
+
+  it('names the entry and what is wrong', () => {
+    expect(errorOf(() => parseRouteRef('checkout'))).toBe(
+      'Invalid routes entry "checkout": use kind/name or kind/namespace/name, e.g. httproute/checkout'
+    )
+    expect(errorOf(() => parseRouteRef('ingress/web'))).toMatch(/unknown kind "ingress"/)
+    expect(errorOf(() => parseRouteRef('httproute/Bad_NS/web'))).toMatch(/namespace "Bad_NS"/)
+    expect(errorOf(() => parseRouteRef('httproute/a/b/c'))).toMatch(/use kind\/name/)
+  })
+
+  it('splits on newlines and commas and drops blanks', () => {
+    expect(splitList('a, b\n\n  c ,\n   \n')).toEqual(['a', 'b', 'c'])
+  })
+})
+
+describe('parseSelector', () => {
+  it.each(['app=web', 'app==web,tier!=db', 'env in (prod,staging)', '!legacy', 'team', 'x notin (a)', 'app='])(
+    'accepts %s',
+    (s) => {
+      expect(parseSelector(s)).toBe(s)
+    }
+  )
+
+  it.each(['=web', 'app in prod', 'app=web,,x', 'a b'])('rejects %j', (s) => {
+    expect(errorOf(() => parseSelector(s))).toMatch(/^Invalid selector/)
+  })
+})
+
+describe('parseSettings', () => {
+  it('applies the documented defaults', () => {
+    const s = settingsFrom({ routes: 'httproute/web' })
+    expect(s).toMatchObject({
+      kinds: ['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'],
+      timeoutMs: 300_000,
+      conditions: ['Accepted', 'ResolvedRefs'],
+      failFast: false,
+      strict: false,
+      dryRun: false,
+      summary: true,
+      annotations: true,
+      allNamespaces: false,
+      format: 'text'
+    })
+  })
+
+  it('gives each bad value a precise error', () => {
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', timeout: '5 minutes' }))).toBe(
+      'Invalid timeout "5 minutes": use a duration like 90s, 5m or 1h'
+    )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', 'fail-fast': 'maybe' }))).toBe(
+      'Invalid fail-fast "maybe": use true or false'
+    )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', kinds: 'HTTPRoute,Ingress' }))).toMatch(
+      /^Invalid kinds entry "Ingress": use one of HTTPRoute/
+    )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', namespace: 'Shop' }))).toBe(
+      'Invalid namespace "Shop": not a valid namespace name'
+    )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', conditions: 'Accepted,Not Valid' }))).toMatch(
+      /^Invalid conditions entry "Not Valid"/
+    )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/web', format: 'xml' }))).toBe(
+      'Invalid format "xml": use one of text, json, markdown'
+    )
+  })
+
+  it('refuses contradictory or empty scopes', () => {
+    expect(errorOf(() => settingsFrom({}))).toMatch(/^Nothing to gate/)
+    expect(
+      errorOf(() => settingsFrom({ namespace: 'a', 'all-namespaces': 'true', selector: 'x=y' }))
+    ).toMatch(/either namespace or all-namespaces/)
+    expect(errorOf(() => settingsFrom({ routes: 'grpcroute/api', kinds: 'HTTPRoute' }))).toMatch(
+      /its kind is not in kinds/
+    )
+    expect(errorOf(() => settingsFrom({ 'dry-run': 'true', routes: 'httproute/a' }))).toMatch(
+      /dry-run needs manifests/
+    )
+  })
+
+  it('keeps kubeconfig content untrimmed-inside and optional', () => {
+    expect(settingsFrom({ routes: 'httproute/web', kubeconfig: '  ' }).kubeconfig).toBeUndefined()
+    const content = 'apiVersion: v1\nkind: Config\n'
+    expect(settingsFrom({ routes: 'httproute/web', kubeconfig: content }).kubeconfig).toBe(content)
+  })
+})
+
+describe('action.yml', () => {
+  const action = parse(readFileSync('action.yml', 'utf8')) as {
+    inputs: Record<string, { description: string; default?: string }>
+    runs: { using: string; main: string }
+  }
+
+  it('declares exactly the Action inputs of src/inputs.ts with the same defaults', () => {
+    const expected = INPUTS.filter((i) => !i.cliOnly)
+    expect(Object.keys(action.inputs).sort()).toEqual(expected.map((i) => i.name).sort())
+    for (const input of expected) {
+      expect(action.inputs[input.name]?.default, input.name).toBe(input.default)
+      expect(action.inputs[input.name]?.description, input.name).toBe(input.description)
+    }
+  })
+
+  it('runs the committed bundle on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+  })
+
+  it('every input appears in the README table', () => {
+    const readme = readFileSync('README.md', 'utf8')
+    for (const input of INPUTS) expect(readme, input.name).toContain(`| \`${input.name}\``)
+  })
+})
+
+it('runs on Node 24', () => {
+  expect(process.versions.node.split('.')[0]).toBe('24')
+})
