@@ -1,0 +1,105 @@
+// Annotations: the line a reviewer sees on the run page and in the diff, next to the Route's manifest.
+// The runner shows at most 10 errors and 10 warnings per step, so the last slot of each says how many
+// more there are and points at the job summary.
+
+import type { Problem, Report, RouteResult } from '../model/types.ts'
+import { safeLogLine, truncate } from './escape.ts'
+import { parentLabel, problemReason, routeLabel } from './labels.ts'
+
+export interface Annotation {
+  level: 'error' | 'warning'
+  title: string
+  message: string
+  file?: string
+  startLine?: number
+}
+
+const DEFAULT_MAX = 10
+const TITLE_MAX = 200
+const MESSAGE_MAX = 4000
+const NAMES_IN_OVERFLOW = 20
+
+// Annotations become workflow commands: one line for the title, and no line of either that the
+// runner could take for a command of its own.
+function oneLine(text: string): string {
+  return truncate(safeLogLine(text).replace(/\n/g, ' '), TITLE_MAX)
+}
+
+function problemLines(where: string, problem: Problem): string[] {
+  const lines = [`${where}: ${problem.title} (${problemReason(problem)})`]
+  if (problem.message !== undefined && problem.message.trim() !== '') {
+    lines.push(`  controller says: ${problem.message}`)
+  }
+  lines.push(`  what to do: ${problem.remediation}`)
+  return lines
+}
+
+function routeMessage(route: RouteResult): string {
+  const lines = [
+    ...(route.problems ?? []).flatMap((problem) => problemLines('Route', problem)),
+    ...route.parents.flatMap((parent) =>
+      parent.problems.flatMap((problem) =>
+        problemLines(`parent ${parentLabel(parent.parentRef)} (${parent.verdict})`, problem)
+      )
+    )
+  ]
+  return truncate(safeLogLine(lines.join('\n')), MESSAGE_MAX)
+}
+
+const TITLE_SUFFIX = {
+  failed: 'is not ready: failed',
+  pending: 'is not ready yet: pending',
+  ready: 'is ready, with warnings'
+}
+
+function routeAnnotation(route: RouteResult, level: Annotation['level']): Annotation {
+  const annotation: Annotation = {
+    level,
+    title: oneLine(`${routeLabel(route)} ${TITLE_SUFFIX[route.verdict]}`),
+    message: routeMessage(route)
+  }
+  if (route.source !== undefined) {
+    annotation.file = safeLogLine(route.source.file)
+    annotation.startLine = route.source.line
+  }
+  return annotation
+}
+
+function capped(
+  routes: RouteResult[],
+  level: Annotation['level'],
+  what: string,
+  max: number
+): Annotation[] {
+  if (routes.length <= max) return routes.map((route) => routeAnnotation(route, level))
+  const kept = routes.slice(0, Math.max(0, max - 1))
+  const rest = routes.slice(kept.length)
+  const names = rest.slice(0, NAMES_IN_OVERFLOW).map(routeLabel)
+  const andMore = rest.length > names.length ? `, … (${rest.length - names.length} more)` : ''
+  const overflow: Annotation = {
+    level,
+    title: oneLine(`${rest.length} more ${what}`),
+    message: truncate(
+      safeLogLine(
+        `and ${rest.length} more ${what}: see the job summary.\n${names.join(', ')}${andMore}`
+      ),
+      MESSAGE_MAX
+    )
+  }
+  return [...kept.map((route) => routeAnnotation(route, level)), ...(max > 0 ? [overflow] : [])]
+}
+
+export function buildAnnotations(report: Report, options: { max?: number } = {}): Annotation[] {
+  const max = options.max ?? DEFAULT_MAX
+  const failed = report.routes.filter((route) => route.verdict === 'failed')
+  const pending = report.routes.filter((route) => route.verdict === 'pending')
+  const warned = report.routes.filter(
+    (route) =>
+      route.verdict === 'ready' &&
+      [...(route.problems ?? []), ...route.parents.flatMap((parent) => parent.problems)].length > 0
+  )
+  return [
+    ...capped(failed, 'error', 'failed Routes', max),
+    ...capped([...pending, ...warned], 'warning', 'Routes pending or with warnings', max)
+  ]
+}

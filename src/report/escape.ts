@@ -1,0 +1,86 @@
+// Every string here may come from the cluster (Route names, controller messages), so it is written by
+// someone else. These functions make such text inert in each place it lands: the terminal, the
+// workflow log (where "::" lines are commands), Markdown and HTML.
+
+// ANSI/VT escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and the short
+// two-character forms. Also the 8-bit CSI/OSC introducers (U+009B, U+009D).
+const ANSI_ESCAPE =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]?/g
+
+// C0 except \t and \n, DEL, C1, and the bidirectional overrides that can make text read differently
+// from what it is ("Trojan Source").
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
+
+/** Removes ANSI escapes and control characters; keeps \n, turns \t into a space and \r\n into \n. */
+export function stripControl(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(ANSI_ESCAPE, '')
+    .replace(CONTROL, '')
+    .replace(/\t/g, ' ')
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;'
+}
+
+export function escapeHtml(text: string): string {
+  return stripControl(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c)
+}
+
+// One pass, so that no entity written here is escaped again: HTML specials; Markdown emphasis, code,
+// links, tables and escapes; a heading, list or rule marker at the start (the text may follow "> " or
+// "- "); and @mentions and #refs. GitHub links those after Markdown is rendered, so an entity alone
+// (&#64;) still mentions: a zero-width space after the sign is what breaks the link.
+const MARKDOWN_INLINE = /(@(?=[\p{L}\p{N}])|#(?=\p{N}))|^[#+\-=]|(?<=^\d+)[.)]|[&<>"'@|`*_[\]\\~]/gu
+
+export function escapeMarkdownInline(text: string): string {
+  return stripControl(text)
+    .replace(
+      MARKDOWN_INLINE,
+      (c, link?: string) =>
+        `${HTML_ENTITIES[c] ?? `&#${c.charCodeAt(0)};`}${link === undefined ? '' : '&#8203;'}`
+    )
+    .replace(/\n/g, '<br>')
+}
+
+// The runner reads a line as a command when it starts with "::" (v2) or "##[" (v1) after leading
+// whitespace. A look-alike first character keeps the text readable and makes it no command.
+const WORKFLOW_COMMAND = /^(\s*)(?:::|##\[)/
+
+/** For the workflow log: no control characters, and no line of the text can be a workflow command. */
+export function safeLogLine(text: string): string {
+  return stripControl(text)
+    .split('\n')
+    .map((line) =>
+      line.replace(WORKFLOW_COMMAND, (match, space: string) =>
+        match.endsWith('::') ? `${space}\u2236:` : `${space}\uff03#[`
+      )
+    )
+    .join('\n')
+}
+
+/** Cuts to at most `max` UTF-16 units, ending in "…" when cut, never splitting a surrogate pair. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text
+  if (max <= 0) return ''
+  let end = max - 1
+  const last = text.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1
+  return `${text.slice(0, end)}…`
+}
+
+/** A fenced code block that its content cannot close: the fence is longer than any backtick run in it. */
+export function fencedCode(content: string, language = ''): string {
+  const text = stripControl(content).replace(/\n+$/, '')
+  const longestRun = (text.match(/`+/g) ?? []).reduce(
+    (longest, run) => Math.max(longest, run.length),
+    0
+  )
+  const fence = '`'.repeat(Math.max(3, longestRun + 1))
+  return `${fence}${language.replace(/[^\w-]/g, '')}\n${text}\n${fence}`
+}

@@ -1,0 +1,117 @@
+// The report as JSON: whole for files and `--format json`, and cut to fit for the Action's `report`
+// output (the runner limits outputs to 1 MB per job, counted in UTF-16 units).
+
+import type { ParentResult, Problem, Report, RouteResult } from '../model/types.ts'
+import { truncate } from './escape.ts'
+
+export function renderJson(report: Report): string {
+  return JSON.stringify(report, null, 2)
+}
+
+/** A cut report says so; `omittedRoutes` counts the Routes left out (`counts` still covers all). */
+type OutputReport = Report & { truncated?: true; omittedRoutes?: number }
+
+const SHORT_TEXT = 200
+
+function omit<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Omit<T, K> {
+  const copy = { ...value }
+  for (const key of keys) delete copy[key]
+  return copy
+}
+
+// Shrinking steps for one Route, mildest first. Each keeps every field the schema requires.
+function withoutDetail(route: RouteResult): RouteResult {
+  const slim = (problem: Problem): Problem => omit(problem, ['evidence', 'fix', 'message'])
+  return {
+    ...omit(route, ['orphans']),
+    ...(route.problems === undefined ? {} : { problems: route.problems.map(slim) }),
+    parents: route.parents.map(({ conditions: _conditions, ...parent }): ParentResult => ({
+      ...parent,
+      problems: parent.problems.map(slim)
+    }))
+  }
+}
+
+function bare(route: RouteResult): RouteResult {
+  const short = (problem: Problem): Problem => ({
+    ...problem,
+    title: truncate(problem.title, SHORT_TEXT),
+    remediation: truncate(problem.remediation, SHORT_TEXT)
+  })
+  const slim = withoutDetail(route)
+  return {
+    ...slim,
+    ...(slim.problems === undefined ? {} : { problems: slim.problems.map(short) }),
+    parents: slim.parents.map((parent) => ({ ...parent, problems: parent.problems.map(short) }))
+  }
+}
+
+const isReady = (route: RouteResult): boolean => route.verdict === 'ready'
+const keep = (route: RouteResult): RouteResult => route
+const drop = (): undefined => undefined
+
+// Each level says what becomes of a ready Route and of a Route that is not ready.
+const LEVELS: [(r: RouteResult) => RouteResult | undefined, (r: RouteResult) => RouteResult][] = [
+  [withoutDetail, keep],
+  [drop, keep],
+  [drop, withoutDetail],
+  [drop, bare]
+]
+
+// Ready Routes go first, then pending, then failed: failures are what the reader of a cut report needs.
+const DROP_ORDER = { ready: 0, pending: 1, failed: 2 }
+
+function serialize(report: Report, routes: (RouteResult | undefined)[]): string {
+  const kept = routes.filter((route) => route !== undefined)
+  const out: OutputReport = { ...report, routes: kept }
+  if (kept.length < report.routes.length) out.omittedRoutes = report.routes.length - kept.length
+  if (routes !== report.routes) out.truncated = true
+  return JSON.stringify(out)
+}
+
+/**
+ * Compact JSON of the report, at most `maxChars` long when at all possible: first ready Routes lose
+ * their details, then ready Routes go, then the others lose theirs, then Routes go pending first.
+ * The result is always valid JSON that matches the schema, with `"truncated": true` when cut.
+ */
+export function reportForOutput(report: Report, maxChars: number): string {
+  const whole = JSON.stringify(report)
+  if (whole.length <= maxChars) return whole
+
+  let routes: (RouteResult | undefined)[] = report.routes
+  for (const [ready, notReady] of LEVELS) {
+    routes = report.routes.map((route) => (isReady(route) ? ready(route) : notReady(route)))
+    const json = serialize(report, routes)
+    if (json.length <= maxChars) return json
+  }
+
+  // Drop whole Routes, least needed first. Each Route's share of the length is known, so one pass
+  // estimates how many must go; the check after it corrects for the few characters the estimate
+  // misses ("omittedRoutes", a comma).
+  const order = routes
+    .map((route, index) => ({ route, index }))
+    .filter((entry): entry is { route: RouteResult; index: number } => entry.route !== undefined)
+    .sort((a, b) => DROP_ORDER[a.route.verdict] - DROP_ORDER[b.route.verdict] || b.index - a.index)
+  let length = serialize(report, routes).length
+  const dropped = new Set<number>()
+  const without = (): (RouteResult | undefined)[] =>
+    routes.map((route, index) => (dropped.has(index) ? undefined : route))
+  for (const { route, index } of order) {
+    if (length <= maxChars) {
+      const json = serialize(report, without())
+      if (json.length <= maxChars) return json
+    }
+    dropped.add(index)
+    length -= JSON.stringify(route).length + 1
+  }
+  const remaining = without()
+  const withoutRoutes = serialize(report, remaining)
+  if (withoutRoutes.length <= maxChars) return withoutRoutes
+
+  // Still too long: the notes and transitions go, and at last everything but the verdict.
+  const head = omit(report, ['notes', 'transitions'])
+  const withoutExtras = serialize(head, remaining)
+  if (withoutExtras.length <= maxChars) return withoutExtras
+  const minimal = omit(head, ['tool', 'startedAt', 'finishedAt', 'elapsedMs', 'timedOut'])
+  return serialize(minimal, report.routes.map(drop))
+}

@@ -1,0 +1,283 @@
+// The GitHub job summary: a verdict a newcomer can read at a glance, a table of every Route and parent,
+// then what is wrong with each Route that is not ready and what to do about it. Every cluster string
+// passes through the escapers; the whole stays under the runner's 1 MiB summary limit.
+
+import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
+import { escapeMarkdownInline as md, fencedCode, truncate } from './escape.ts'
+import { conditionLabel, formatDuration, parentLabel, problemReason, routeLabel } from './labels.ts'
+
+const DEFAULT_MAX_BYTES = 1_000_000
+
+// Per-field limits, so that one enormous message cannot crowd out every other Route.
+const LIMITS = {
+  title: 300,
+  remediation: 3000,
+  quotedMessage: 500,
+  fullMessage: 20_000,
+  evidenceItem: 1000,
+  evidenceItems: 50,
+  fix: 20_000,
+  note: 1000,
+  notes: 50,
+  transitions: 200
+}
+
+// Evidence this short reads better in the open than behind a click.
+const INLINE_EVIDENCE = { items: 3, chars: 600 }
+
+const ICON: Record<Verdict, string> = { ready: '✅', failed: '❌', pending: '⏳' }
+const WARNING_ICON = '⚠️'
+
+// Failed first, then pending, then ready with warnings, then plain ready: the order in which a reader
+// needs them, and the order in which the size cap keeps them.
+function rank(route: RouteResult): number {
+  if (route.verdict === 'failed') return 0
+  if (route.verdict === 'pending') return 1
+  return hasWarnings(route) ? 2 : 3
+}
+
+function allProblems(route: RouteResult): Problem[] {
+  return [...(route.problems ?? []), ...route.parents.flatMap((parent) => parent.problems)]
+}
+
+function hasWarnings(route: RouteResult): boolean {
+  return allProblems(route).length > 0
+}
+
+function routeIcon(route: RouteResult): string {
+  return route.verdict === 'ready' && hasWarnings(route) ? WARNING_ICON : ICON[route.verdict]
+}
+
+function parentIcon(parent: ParentResult): string {
+  return parent.verdict === 'ready' && parent.problems.length > 0
+    ? WARNING_ICON
+    : ICON[parent.verdict]
+}
+
+function bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8')
+}
+
+function headline(report: Report): string {
+  const { counts } = report
+  const title =
+    counts.routes === 0
+      ? 'no Routes found'
+      : `${counts.ready} of ${counts.routes} Route${counts.routes === 1 ? '' : 's'} ready`
+  const facts = [
+    counts.failed > 0 ? `**${counts.failed} failed**` : undefined,
+    counts.pending > 0 ? `**${counts.pending} pending**` : undefined,
+    `mode: ${report.mode}`,
+    report.elapsedMs === undefined ? undefined : `elapsed ${formatDuration(report.elapsedMs)}`,
+    report.timedOut === true
+      ? '⏱️ timed out: parents still pending at the deadline count as failed'
+      : undefined
+  ].filter((fact) => fact !== undefined)
+  const lines = [`## ${ICON[report.verdict]} route-gate: ${title}`, '', facts.join(' · ')]
+  if (report.verdict !== 'ready' && counts.routes > 0) {
+    lines.push(
+      '',
+      'A Route is ready when every Gateway it names (its parents) has accepted it and resolved its ' +
+        'backends. Each Route below that is not ready says what is wrong and what to do.'
+    )
+  }
+  return lines.join('\n')
+}
+
+function transitionsSection(report: Report): string {
+  const transitions = report.transitions ?? []
+  if (transitions.length === 0) return ''
+  const shown = transitions.slice(0, LIMITS.transitions)
+  const rows = shown.map((t) => `| ${md(routeLabel(t))} | ${md(t.from)} | ${md(t.to)} |`)
+  const more =
+    transitions.length > shown.length
+      ? [`\n… ${transitions.length - shown.length} more changes not shown`]
+      : []
+  return [
+    '### Changes since the last run',
+    '',
+    '| Route | was | now |',
+    '| --- | --- | --- |',
+    ...rows,
+    ...more
+  ].join('\n')
+}
+
+const TABLE_HEAD = [
+  '### Routes',
+  '',
+  '| | Route | Parent | Controller | Reason |',
+  '| :-: | --- | --- | --- | --- |'
+].join('\n')
+
+function reasons(problems: Problem[]): string {
+  if (problems.length === 0) return '—'
+  return [...new Set(problems.map((problem) => problem.reason))].map(md).join(', ')
+}
+
+function tableRows(route: RouteResult): string[] {
+  const name = `${md(route.kind)} <code>${md(`${route.namespace}/${route.name}`)}</code>`
+  const rows = route.parents.map((parent) => {
+    const controller = parent.controllerName ? md(parent.controllerName) : '—'
+    return `| ${parentIcon(parent)} | ${name} | ${md(parentLabel(parent.parentRef))} | ${controller} | ${reasons(parent.problems)} |`
+  })
+  const routeProblems = route.problems ?? []
+  if (routeProblems.length > 0 || route.parents.length === 0) {
+    const parent = route.parents.length === 0 ? '<i>no parentRefs</i>' : '<i>the Route itself</i>'
+    rows.push(`| ${routeIcon(route)} | ${name} | ${parent} | — | ${reasons(routeProblems)} |`)
+  }
+  return rows
+}
+
+const DETAILS_HEADING = '## What is wrong and what to do'
+
+function details(summary: string, body: string): string {
+  return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`
+}
+
+function messageBlock(message: string): string {
+  if (message.length <= LIMITS.quotedMessage) return `> ${md(message)}`
+  return [
+    `> ${md(truncate(message, LIMITS.quotedMessage))}`,
+    '',
+    details('Full controller message', fencedCode(truncate(message, LIMITS.fullMessage), 'text'))
+  ].join('\n')
+}
+
+function evidenceBlock(evidence: string[]): string {
+  const shown = evidence.slice(0, LIMITS.evidenceItems)
+  const items = shown.map((item) => `- ${md(truncate(item, LIMITS.evidenceItem))}`)
+  if (evidence.length > shown.length) items.push(`- … ${evidence.length - shown.length} more`)
+  const list = items.join('\n')
+  const short =
+    evidence.length <= INLINE_EVIDENCE.items &&
+    evidence.reduce((total, item) => total + item.length, 0) <= INLINE_EVIDENCE.chars
+  return short ? `Evidence:\n\n${list}` : details(`Evidence (${evidence.length})`, list)
+}
+
+function problemBlock(problem: Problem): string {
+  const icon = problem.severity === 'warning' ? WARNING_ICON : '❌'
+  const parts = [
+    `${icon} **${md(truncate(problem.title, LIMITS.title))}** — ${md(problemReason(problem))}`
+  ]
+  if (problem.message !== undefined && problem.message.trim() !== '') {
+    parts.push(messageBlock(problem.message))
+  }
+  parts.push(`**What to do:** ${md(truncate(problem.remediation, LIMITS.remediation))}`)
+  if (problem.evidence !== undefined && problem.evidence.length > 0) {
+    parts.push(evidenceBlock(problem.evidence))
+  }
+  if (problem.fix !== undefined && problem.fix.trim() !== '') {
+    parts.push(
+      details('Suggested fix (YAML)', fencedCode(truncate(problem.fix, LIMITS.fix), 'yaml'))
+    )
+  }
+  return parts.join('\n\n')
+}
+
+function parentBlock(parent: ParentResult): string {
+  const facts = [
+    `${parentIcon(parent)} ${parent.verdict}`,
+    parent.controllerName
+      ? `controller ${md(parent.controllerName)}`
+      : 'no controller has written status for it',
+    ...(parent.conditions ?? []).map((condition) => md(conditionLabel(condition)))
+  ]
+  return [
+    `#### Parent ${md(parentLabel(parent.parentRef))}`,
+    facts.join(' · '),
+    ...parent.problems.map(problemBlock)
+  ].join('\n\n')
+}
+
+function routeDetail(route: RouteResult): string {
+  const parts = [`### ${routeIcon(route)} ${md(routeLabel(route))}`]
+  const facts = [
+    route.source === undefined
+      ? undefined
+      : `from ${md(`${route.source.file}:${route.source.line}`)}`,
+    route.generation === undefined ? undefined : `generation ${route.generation}`,
+    route.orphans !== undefined && route.orphans.length > 0
+      ? `${route.orphans.length} status entr${route.orphans.length === 1 ? 'y names' : 'ies name'} no parentRef of this Route (not judged)`
+      : undefined
+  ].filter((fact) => fact !== undefined)
+  if (facts.length > 0) parts.push(facts.join(' · '))
+  parts.push(...(route.problems ?? []).map(problemBlock))
+  parts.push(
+    ...route.parents
+      .filter((parent) => parent.verdict !== 'ready' || parent.problems.length > 0)
+      .map(parentBlock)
+  )
+  return parts.join('\n\n')
+}
+
+function notesSection(report: Report): string {
+  const notes = report.notes ?? []
+  if (notes.length === 0) return ''
+  const shown = notes.slice(0, LIMITS.notes).map((note) => `- ${md(truncate(note, LIMITS.note))}`)
+  if (notes.length > LIMITS.notes) shown.push(`- … ${notes.length - LIMITS.notes} more notes`)
+  return ['### Notes', '', ...shown].join('\n')
+}
+
+function footer(report: Report): string {
+  const tool =
+    report.tool === undefined ? 'route-gate' : `${report.tool.name} ${report.tool.version}`
+  return `<sub>${md(tool)} · report schemaVersion ${report.schemaVersion}</sub>`
+}
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character: the last guard of the cap. */
+function cutBytes(text: string, max: number): string {
+  if (bytes(text) <= max) return text
+  let end = Math.min(text.length, max)
+  while (end > 0 && bytes(text.slice(0, end)) > max) end = Math.floor(end * 0.9)
+  return truncate(text, end)
+}
+
+export function renderSummary(report: Report, options: { maxBytes?: number } = {}): string {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+  const routes = report.routes
+    .map((route, index) => ({ route, index }))
+    .sort((a, b) => rank(a.route) - rank(b.route) || a.index - b.index)
+    .map(({ route }) => ({
+      rows: tableRows(route),
+      detail: rank(route) < 3 ? routeDetail(route) : ''
+    }))
+
+  const fixed = [headline(report), transitionsSection(report), notesSection(report), footer(report)]
+  const omittedLine = (count: number): string =>
+    `\n**… ${count} more Route${count === 1 ? '' : 's'} not shown**: the summary is capped at ` +
+    `${maxBytes} bytes; the JSON report lists every Route.`
+  // Blocks are joined by blank lines; the reserve covers those joints and the lines added below.
+  const reserve =
+    bytes(TABLE_HEAD) + bytes(DETAILS_HEADING) + bytes(omittedLine(routes.length)) + 32
+  let budget = maxBytes - reserve - fixed.reduce((total, block) => total + bytes(block) + 2, 0)
+
+  const rows: string[] = []
+  const detailBlocks: string[] = []
+  let shown = 0
+  for (const { rows: routeRows, detail } of routes) {
+    const size =
+      routeRows.reduce((total, row) => total + bytes(row) + 1, 0) + (detail ? bytes(detail) + 2 : 0)
+    if (size > budget) break
+    budget -= size
+    shown += 1
+    rows.push(...routeRows)
+    if (detail) detailBlocks.push(detail)
+  }
+
+  const omitted = routes.length - shown
+  const table =
+    routes.length === 0
+      ? ''
+      : [TABLE_HEAD, ...rows, ...(omitted > 0 ? [omittedLine(omitted)] : [])].join('\n')
+  const [head, transitions, notes, foot] = fixed
+  const blocks = [
+    head,
+    transitions,
+    table,
+    ...(detailBlocks.length > 0 ? [DETAILS_HEADING, ...detailBlocks] : []),
+    notes,
+    foot
+  ].filter(Boolean)
+  return cutBytes(`${blocks.join('\n\n')}\n`, maxBytes)
+}
