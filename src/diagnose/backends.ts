@@ -1,0 +1,325 @@
+// Evidence for the reference reasons: the backendRefs a message names, whether their Services and
+// ports exist, which ReferenceGrants permit them, and the grant to create (RefNotPermitted,
+// BackendNotFound, InvalidKind, UnsupportedProtocol).
+import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { nearestNames, oneOf } from './nearest.ts'
+import { describeBackendRef, isServiceRef, routeBackendRefs, routeRules } from './route-spec.ts'
+import type { BackendRef } from './route-spec.ts'
+import { listing, unique } from './text.ts'
+import { blindSpots, describeServicePort, findService, namesIn, servicePortsOf } from './world.ts'
+import { yamlScalar } from './yaml.ts'
+import { GATEWAY_GROUP } from '../model/types.ts'
+import type { KubeObject, RouteObject, World } from '../model/types.ts'
+import { arrayField, stringField } from '../model/unknown.ts'
+
+/** The refs whose name the message mentions, or all of them when it names none (empty messages: Kong, Linkerd). */
+function namedIn<T extends { name: string }>(refs: T[], message: string | undefined): T[] {
+  const named = refs.filter(
+    (r) =>
+      message !== undefined &&
+      new RegExp(`(^|[^a-z0-9-])${r.name.replace(/[.]/g, '\\.')}($|[^a-z0-9-])`).test(message)
+  )
+  return named.length > 0 ? named : refs
+}
+
+interface Grant {
+  object: KubeObject
+  from: { group: string; kind: string; namespace: string }[]
+  to: { group: string; kind: string; name?: string }[]
+}
+
+function readGrant(object: KubeObject): Grant {
+  return {
+    object,
+    from: (arrayField(object.spec, 'from') ?? []).map((f) => ({
+      group: stringField(f, 'group') ?? '',
+      kind: stringField(f, 'kind') ?? '',
+      namespace: stringField(f, 'namespace') ?? ''
+    })),
+    to: (arrayField(object.spec, 'to') ?? []).map((t) => {
+      const name = stringField(t, 'name')
+      return {
+        group: stringField(t, 'group') ?? '',
+        kind: stringField(t, 'kind') ?? '',
+        ...(name ? { name } : {})
+      }
+    })
+  }
+}
+
+function grantFrom(grant: Grant, route: RouteObject): boolean {
+  return grant.from.some(
+    (f) =>
+      f.group === GATEWAY_GROUP && f.kind === route.kind && f.namespace === route.metadata.namespace
+  )
+}
+
+function grantTo(grant: Grant, ref: BackendRef): boolean {
+  return grant.to.some(
+    (t) =>
+      t.group === ref.group && t.kind === ref.kind && (t.name === undefined || t.name === ref.name)
+  )
+}
+
+/** Why a grant in the backend's namespace does not cover this reference, as a sentence. */
+function nearMiss(grant: Grant, ref: BackendRef, route: RouteObject): string {
+  const name = `ReferenceGrant ${grant.object.metadata.namespace ?? ''}/${grant.object.metadata.name}`
+  const froms = grant.from.map((f) => `${f.kind} in ${f.namespace}`)
+  const tos = grant.to.map((t) => `${t.kind}${t.name ? ` ${t.name}` : ' (any name)'}`)
+  if (!grantFrom(grant, route)) {
+    return `${name} allows ${listing(froms) || 'nothing'}, not ${route.kind} in ${route.metadata.namespace} (a grant is per Route kind and namespace).`
+  }
+  return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${ref.kind} ${ref.name}.`
+}
+
+function referenceGrantYaml(route: RouteObject, namespace: string, refs: BackendRef[]): string {
+  const kind = route.kind.toLowerCase()
+  const name = `allow-${route.metadata.namespace}-${kind}s`.slice(0, 253)
+  const to = unique(refs.map((r) => JSON.stringify([r.group, r.kind, r.name]))).map((key) => {
+    const [group, refKind, refName] = JSON.parse(key) as [string, string, string]
+    return `    - group: ${group === '' ? '""' : yamlScalar(group)}\n      kind: ${yamlScalar(refKind)}\n      name: ${yamlScalar(refName)}\n`
+  })
+  return [
+    'apiVersion: gateway.networking.k8s.io/v1beta1',
+    'kind: ReferenceGrant',
+    'metadata:',
+    `  name: ${yamlScalar(name)}`,
+    `  namespace: ${yamlScalar(namespace)}`,
+    'spec:',
+    '  from:',
+    `    - group: ${GATEWAY_GROUP}`,
+    `      kind: ${route.kind}`,
+    `      namespace: ${yamlScalar(route.metadata.namespace)}`,
+    '  to:',
+    to.join('').trimEnd(),
+    ''
+  ].join('\n')
+}
+
+export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
+  const { route, world, finding } = context
+  const cross = routeBackendRefs(route).filter((r) => r.namespace !== route.metadata.namespace)
+  if (cross.length === 0) {
+    return {
+      evidence: [
+        `The ${route.kind} has no cross-namespace backendRef in its spec; the controller refers to another reference (a filter or certificate) or to an older spec.`
+      ]
+    }
+  }
+  const evidence: string[] = []
+  const blind = unique(cross.flatMap((r) => blindSpots(world, 'referencegrants', r.namespace)))
+  const grants = world.referenceGrants.map(readGrant)
+  const missing = namedIn(cross, finding.message).filter((ref) => {
+    const inNamespace = grants.filter((g) => g.object.metadata.namespace === ref.namespace)
+    const permitted = inNamespace.some((g) => grantFrom(g, route) && grantTo(g, ref))
+    if (permitted)
+      evidence.push(
+        `${ref.where} (${describeBackendRef(ref)}) is permitted by a ReferenceGrant in ${ref.namespace}.`
+      )
+    else if (blind.length === 0) {
+      evidence.push(
+        `${ref.where} refers to ${describeBackendRef(ref)} in another namespace, and no ReferenceGrant in ${ref.namespace} permits it.`
+      )
+      evidence.push(...inNamespace.map((g) => nearMiss(g, ref, route)))
+    }
+    return !permitted
+  })
+  evidence.push(...blind)
+  if (missing.length === 0) {
+    evidence.push(
+      'Every cross-namespace backendRef is covered by a ReferenceGrant now; the condition may predate the grant.'
+    )
+    return { evidence }
+  }
+  const namespaces = unique(missing.map((r) => r.namespace))
+  const fix = namespaces
+    .map((ns) =>
+      referenceGrantYaml(
+        route,
+        ns,
+        missing.filter((r) => r.namespace === ns)
+      )
+    )
+    .join('---\n')
+  const targets = listing(unique(missing.map((r) => `${r.kind} ${r.namespace}/${r.name}`)))
+  return {
+    title: `No ReferenceGrant lets ${route.kind} ${route.metadata.namespace}/${route.metadata.name} reference ${targets}`,
+    remediation: `Create the ReferenceGrant below in namespace ${listing(namespaces)}: from ${route.kind} in ${route.metadata.namespace}, to ${targets}. Or move the backend into namespace ${route.metadata.namespace}.`,
+    evidence,
+    fix
+  }
+}
+
+export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {
+  const { route, world, finding } = context
+  const message = finding.message ?? ''
+  const refs = routeBackendRefs(route)
+  const focus = namedIn(refs.filter(isServiceRef), message)
+  const evidence: string[] = []
+  const remedies: string[] = []
+  if (/endpointslice/i.test(message)) {
+    evidence.push(
+      'The message says the Service has no EndpointSlices: the Service may exist but select no Pods.'
+    )
+    remedies.push('check the Service selector and that its Pods are running and ready')
+  }
+  for (const ref of focus) {
+    remedies.push(...checkServiceRef(ref, world, evidence))
+  }
+  for (const ref of refs.filter((r) => !isServiceRef(r))) {
+    evidence.push(
+      `${ref.where} refers to ${describeBackendRef(ref)}, which route-gate does not look up.`
+    )
+  }
+  const missingNames = focus.filter(
+    (r) =>
+      findService(world, r.namespace, r.name) === undefined &&
+      blindSpots(world, 'services', r.namespace).length === 0
+  )
+  const diagnosis: Diagnosis = {
+    title:
+      missingNames.length > 0
+        ? `backendRef to Service ${listing(unique(missingNames.map((r) => `${r.namespace}/${r.name}`)))} does not resolve: no such Service`
+        : 'A backendRef of the Route does not resolve',
+    evidence
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(unique(remedies).join('; '))}.`
+  return diagnosis
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** Adds evidence for one Service backendRef and returns the remedies it suggests. */
+function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): string[] {
+  const blind = blindSpots(world, 'services', ref.namespace)
+  if (blind.length > 0) {
+    evidence.push(
+      ...blind,
+      `Whether Service ${ref.namespace}/${ref.name} (${ref.where}) exists could not be checked.`
+    )
+    return []
+  }
+  const service = findService(world, ref.namespace, ref.name)
+  if (!service) {
+    const existing = namesIn(world.services, ref.namespace)
+    const nearest = nearestNames(ref.name, existing)
+    evidence.push(
+      `${ref.where} refers to Service ${ref.namespace}/${ref.name}, which does not exist.`
+    )
+    evidence.push(
+      existing.length === 0
+        ? `Namespace ${ref.namespace} has no Services.`
+        : `Services in ${ref.namespace}: ${listing(existing.slice(0, 10))}.`
+    )
+    return [
+      nearest.length > 0
+        ? `point ${ref.where} at ${oneOf(nearest)} (the nearest existing Service in ${ref.namespace}) or create Service ${ref.namespace}/${ref.name}`
+        : `create Service ${ref.namespace}/${ref.name} or correct the name in ${ref.where}`
+    ]
+  }
+  const ports = servicePortsOf(service)
+  const described = listing(ports.map(describeServicePort))
+  if (stringField(service.spec, 'type') === 'ExternalName') {
+    evidence.push(
+      `Service ${ref.namespace}/${ref.name} is of type ExternalName, which most controllers do not accept as a backend.`
+    )
+    return [
+      `use a ClusterIP Service (or the controller's own external backend kind) instead of ExternalName Service ${ref.name}`
+    ]
+  }
+  if (ref.port === undefined) {
+    evidence.push(
+      `${ref.where} (Service ${ref.namespace}/${ref.name}) has no port; the Service has ports ${described}.`
+    )
+    return [`set port on ${ref.where} to one of ${described}`]
+  }
+  if (!ports.some((p) => p.port === ref.port)) {
+    const target = ports.find((p) => p.targetPort === String(ref.port))
+    evidence.push(
+      `${ref.where} asks for port ${ref.port}, but Service ${ref.namespace}/${ref.name} has ports ${described}.`
+    )
+    if (target)
+      evidence.push(
+        `${ref.port} is the targetPort of Service port ${target.port}; a backendRef takes the Service port.`
+      )
+    return [`set port on ${ref.where} to ${target ? target.port : `one of ${described}`}`]
+  }
+  evidence.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port}.`)
+  return []
+}
+
+const CORE_BACKEND = 'a core Service (group "", kind Service)'
+
+export function explainInvalidKind(context: DiagnosisContext): Diagnosis {
+  const { route, controller, finding } = context
+  const rules = routeRules(route)
+  const evidence: string[] = []
+  const odd = namedIn(
+    rules.flatMap((r) => r.backendRefs).filter((r) => !isServiceRef(r)),
+    finding.message
+  )
+  for (const ref of odd)
+    evidence.push(`${ref.where} refers to group "${ref.group}" kind ${ref.kind} (${ref.name}).`)
+  const portless = rules
+    .flatMap((r) => r.backendRefs)
+    .filter((r) => isServiceRef(r) && r.port === undefined)
+  for (const ref of portless)
+    evidence.push(
+      `${ref.where} (Service ${ref.name}) has no port; some controllers (Cilium) report this as InvalidKind.`
+    )
+  const extensions = rules.flatMap((r) => r.filters).filter((f) => f.extensionRef)
+  for (const f of extensions)
+    evidence.push(
+      `${f.where} is an ExtensionRef to group "${f.extensionRef?.group ?? ''}" kind ${f.extensionRef?.kind ?? ''} (${f.extensionRef?.name ?? ''}).`
+    )
+  const supported = controller?.supports?.backendKinds
+  const instead = supported
+    ? `${controller?.name ?? 'The controller'} supports backend kinds ${listing(supported)}`
+    : `Use ${CORE_BACKEND}`
+  const remedies = [`${instead}`]
+  if (portless.length > 0) remedies.push(`set port on ${listing(portless.map((r) => r.where))}`)
+  if (extensions.length > 0)
+    remedies.push(
+      'check that the controller supports each ExtensionRef kind and that its CRD is installed'
+    )
+  return {
+    title: odd[0]
+      ? `${odd[0].where} refers to unsupported kind ${odd[0].kind}`
+      : 'A reference of the Route has a kind the controller does not support',
+    remediation: `${remedies.join('; ')}.`,
+    evidence
+  }
+}
+
+export function explainUnsupportedProtocol(context: DiagnosisContext): Diagnosis {
+  const { route, world } = context
+  const evidence: string[] = []
+  const offending: string[] = []
+  for (const ref of routeBackendRefs(route).filter(isServiceRef)) {
+    const service = findService(world, ref.namespace, ref.name)
+    const port = service ? servicePortsOf(service).find((p) => p.port === ref.port) : undefined
+    if (port?.appProtocol) {
+      evidence.push(
+        `${ref.where}: Service ${ref.namespace}/${ref.name} port ${port.port} has appProtocol ${port.appProtocol}.`
+      )
+      offending.push(`${ref.namespace}/${ref.name} port ${port.port}`)
+    }
+  }
+  if (offending.length === 0)
+    evidence.push(
+      ...unique(routeBackendRefs(route).flatMap((r) => blindSpots(world, 'services', r.namespace)))
+    )
+  const title = offending[0]
+    ? `The appProtocol of Service ${offending[0]} is not supported for a ${route.kind}`
+    : undefined
+  return {
+    ...(title ? { title } : {}),
+    remediation:
+      offending.length > 0
+        ? `Change or remove appProtocol on Service ${listing(offending)}: use one the controller supports for a ${route.kind} (e.g. http, kubernetes.io/h2c, kubernetes.io/ws), or route that port with a matching Route kind.`
+        : "Change the Service port's appProtocol to one the controller supports, or remove it.",
+    evidence
+  }
+}

@@ -1,0 +1,176 @@
+// Turns the model's verdict on one Route into the report's RouteResult: every Finding becomes a
+// Problem whose remediation is built from its reason and sharpened with evidence from the World.
+import {
+  explainBackendNotFound,
+  explainInvalidKind,
+  explainRefNotPermitted,
+  explainUnsupportedProtocol
+} from './backends.ts'
+import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
+import { controllerLabel, controllerReason, findController } from './controllers.ts'
+import {
+  explainNoMatchingListenerHostname,
+  explainNoMatchingParent,
+  explainNotAllowedByListeners
+} from './listeners.ts'
+import { explainNoStatus, parentHealth } from './parents.ts'
+import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
+import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
+import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
+import { unique } from './text.ts'
+import type {
+  Finding,
+  ParentResult,
+  ParentVerdict,
+  Problem,
+  RouteResult,
+  RouteVerdict,
+  SourcePosition,
+  World
+} from '../model/types.ts'
+
+export interface ExplainOptions {
+  source?: SourcePosition
+  /** the clock for "stale for how long"; without it durations are left out */
+  now?: Date
+}
+
+const GATHERERS: Record<string, Gatherer> = {
+  NotAllowedByListeners: explainNotAllowedByListeners,
+  NoMatchingListenerHostname: explainNoMatchingListenerHostname,
+  NoMatchingParent: explainNoMatchingParent,
+  RefNotPermitted: explainRefNotPermitted,
+  BackendNotFound: explainBackendNotFound,
+  InvalidKind: explainInvalidKind,
+  UnsupportedProtocol: explainUnsupportedProtocol,
+  UnsupportedValue: explainUnsupportedValue,
+  IncompatibleFilters: explainIncompatibleFilters,
+  NoStatus: explainNoStatus,
+  StaleStatus: explainStaleStatus,
+  ConditionMissing: explainConditionGap,
+  ConditionUnknown: explainConditionGap,
+  Pending: explainConditionGap,
+  NoParentRefs: explainNoParentRefs,
+  FallBack: explainFallBack
+}
+
+export function explainRoute(
+  verdict: RouteVerdict,
+  world: World,
+  options: ExplainOptions = {}
+): RouteResult {
+  const { route } = verdict
+  const base = { route, world, ...(options.now ? { now: options.now } : {}) }
+  const result: RouteResult = {
+    kind: route.kind,
+    apiVersion: route.apiVersion,
+    namespace: route.metadata.namespace,
+    name: route.metadata.name,
+    ...(route.metadata.generation === undefined ? {} : { generation: route.metadata.generation }),
+    verdict: verdict.verdict,
+    ...(options.source ? { source: options.source } : {}),
+    parents: verdict.parents.map((parent) => explainParent(parent, base))
+  }
+  const problems = verdict.findings.map((finding) => toProblem({ ...base, finding }))
+  if (problems.length > 0) result.problems = problems
+  if (verdict.orphans.length > 0) result.orphans = verdict.orphans
+  return result
+}
+
+function explainParent(
+  parent: ParentVerdict,
+  base: Omit<DiagnosisContext, 'finding'>
+): ParentResult {
+  const problems = parent.findings.map((finding) => toProblem({ ...base, parent, finding }))
+  const health = parentHealth(parent.parentRef, base.world)
+  const first = problems[0]
+  if (first) {
+    first.evidence = unique([...(first.evidence ?? []), ...health])
+  } else if (health.length > 0) {
+    const entry = reasonEntry('ParentUnhealthy')
+    problems.push({
+      reason: 'ParentUnhealthy',
+      severity: 'warning',
+      title: `${parent.parentRef.kind} ${parent.parentRef.namespace}/${parent.parentRef.name} is not healthy although the Route is accepted`,
+      remediation: entry?.remediation ?? '',
+      evidence: health
+    })
+  }
+  return {
+    parentRef: parent.parentRef,
+    verdict: parent.verdict,
+    controllerName: parent.controllerName,
+    conditions: parent.conditions,
+    problems
+  }
+}
+
+function gather(gatherer: Gatherer | undefined, context: DiagnosisContext): Diagnosis {
+  if (!gatherer) return { evidence: [] }
+  try {
+    return gatherer(context)
+  } catch (error) {
+    // Objects from dumps are hand-written; a shape no reader foresaw must not cost the whole report.
+    return {
+      evidence: [
+        `Evidence could not be gathered: ${error instanceof Error ? error.message : String(error)}.`
+      ]
+    }
+  }
+}
+
+function toProblem(context: DiagnosisContext): Problem {
+  const { finding } = context
+  const controllerName = finding.controllerName ?? context.parent?.controllerName ?? undefined
+  const controller = findController(controllerName)
+  const full: DiagnosisContext = { ...context, ...(controller ? { controller } : {}) }
+  const custom = controllerReason(controller, finding.condition, finding.reason)
+  const entry = reasonEntry(finding.reason)
+  const diagnosis = gather(GATHERERS[custom?.like ?? finding.reason], full)
+  const known = custom !== undefined || entry !== undefined
+  const evidence = unique(diagnosis.evidence)
+  if (!known) {
+    evidence.unshift(
+      `${controllerLabel(controllerName)} reported reason ${finding.reason}${finding.condition ? ` on ${finding.condition}` : ''}, which is not a Gateway API reason and not in route-gate's catalog for this controller.`
+    )
+  }
+  const remediation =
+    [diagnosis.remediation, custom?.fix].filter((r) => r !== undefined).join(' ') ||
+    entry?.remediation ||
+    genericFix(finding, controllerName, controller?.docs, context)
+  const problem: Problem = {
+    ...(finding.condition ? { condition: finding.condition } : {}),
+    reason: finding.reason,
+    ...(isSynthetic(finding.reason)
+      ? {}
+      : { standard: isStandardReason(finding.condition, finding.reason) }),
+    severity: finding.severity,
+    title:
+      diagnosis.title ??
+      (custom ? `${finding.reason}: ${custom.meaning}` : entry?.title) ??
+      unknownTitle(finding, controllerName),
+    ...(finding.message === undefined ? {} : { message: finding.message }),
+    remediation
+  }
+  if (evidence.length > 0) problem.evidence = evidence
+  if (diagnosis.fix) problem.fix = diagnosis.fix
+  return problem
+}
+
+function unknownTitle(finding: Finding, controllerName: string | undefined): string {
+  return `${finding.condition ?? 'Status'} reports ${finding.reason} from ${controllerName ?? 'an unknown controller'}`
+}
+
+function genericFix(
+  finding: Finding,
+  controllerName: string | undefined,
+  docs: string | undefined,
+  context: DiagnosisContext
+): string {
+  const { route } = context
+  const describe = `kubectl describe ${route.kind.toLowerCase()} -n ${route.metadata.namespace} ${route.metadata.name}`
+  return [
+    `${controllerLabel(controllerName)} uses its own reason ${finding.reason}: read its message${docs ? ` and its documentation (${docs})` : ''}.`,
+    `The Route's events (${describe}) and the controller's logs say more.`
+  ].join(' ')
+}

@@ -1,0 +1,40 @@
+// Which listeners a parentRef selects and which Route kinds a listener takes (gateway-api-status §8).
+import type { Listener, ListenerStatus } from './world.ts'
+import { GATEWAY_GROUP } from '../model/types.ts'
+import type { ParentRef } from '../model/types.ts'
+
+/** sectionName picks the listener of that name, port every listener on that port; both must match. */
+export function selectListeners(listeners: Listener[], ref: ParentRef): Listener[] {
+  return listeners.filter(
+    (l) =>
+      (ref.sectionName === undefined || l.name === ref.sectionName) &&
+      (ref.port === undefined || l.port === ref.port)
+  )
+}
+
+/** The kinds each core protocol supports; other protocols are implementation-specific. */
+const PROTOCOL_KINDS: Record<string, string[]> = {
+  HTTP: ['HTTPRoute', 'GRPCRoute'],
+  HTTPS: ['HTTPRoute', 'GRPCRoute'],
+  TLS: ['TLSRoute', 'TCPRoute'],
+  TCP: ['TCPRoute'],
+  UDP: ['UDPRoute']
+}
+
+export function protocolKinds(protocol: string | undefined): string[] | undefined {
+  return protocol === undefined ? undefined : PROTOCOL_KINDS[protocol]
+}
+
+/**
+ * The Route kinds a listener takes: what the controller wrote in supportedKinds, else allowedRoutes.kinds,
+ * else the protocol's kinds; undefined when nothing says (a vendor protocol without status).
+ */
+export function listenerKinds(
+  listener: Listener,
+  status: ListenerStatus | undefined
+): string[] | undefined {
+  const declared =
+    status?.supportedKinds ?? (listener.kinds.length > 0 ? listener.kinds : undefined)
+  if (declared) return declared.filter((k) => k.group === GATEWAY_GROUP).map((k) => k.kind)
+  return protocolKinds(listener.protocol)
+}

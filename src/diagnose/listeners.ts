@@ -1,0 +1,357 @@
+// Evidence for the attachment reasons: which listener refuses the Route and why
+// (NotAllowedByListeners), which hostnames would match (NoMatchingListenerHostname), and which
+// listener names and ports exist (NoMatchingParent).
+import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { acceptedHostnames, hostnameFor } from './hostnames.ts'
+import { listenerKinds, protocolKinds, selectListeners } from './listener-selection.ts'
+import { nearestNames, oneOf } from './nearest.ts'
+import { gatewayName, lookUpGateway } from './parents.ts'
+import { routeHostnames } from './route-spec.ts'
+import { checkSelector, describeSelector } from './selectors.ts'
+import { listing, unique } from './text.ts'
+import {
+  blindSpots,
+  describeListener,
+  describeServicePort,
+  findNamespace,
+  findService,
+  listenerStatusesOf,
+  listenersOf,
+  namespaceLabels,
+  servicePortsOf
+} from './world.ts'
+import type { Listener } from './world.ts'
+import { yamlScalar } from './yaml.ts'
+import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
+import { stringField } from '../model/unknown.ts'
+
+interface Admission {
+  listener: Listener
+  namespace: 'ok' | 'refused' | 'unknown'
+  kind: 'ok' | 'refused'
+  /** why the listener refuses, as sentences */
+  why: string[]
+  /** kubectl label arguments that would make the namespace match the listener's selector */
+  labelChanges: string[]
+  kinds?: string[]
+}
+
+function admission(
+  listener: Listener,
+  gateway: KubeObject,
+  route: RouteObject,
+  world: World
+): Admission {
+  const routeNamespace = route.metadata.namespace
+  const gatewayNamespace = gateway.metadata.namespace ?? ''
+  const status = listenerStatusesOf(gateway).find((s) => s.name === listener.name)
+  const result: Admission = { listener, namespace: 'ok', kind: 'ok', why: [], labelChanges: [] }
+  const label = `Listener ${describeListener(listener)}`
+  if (listener.from === 'Same' && routeNamespace !== gatewayNamespace) {
+    result.namespace = 'refused'
+    result.why.push(
+      `${label} admits Routes from namespace ${gatewayNamespace} only (from: Same); the ${route.kind} is in ${routeNamespace}.`
+    )
+  } else if (listener.from === 'Selector') {
+    const namespace = findNamespace(world, routeNamespace)
+    if (!namespace) {
+      result.namespace = 'unknown'
+      result.why.push(
+        `${label} admits namespaces matching ${describeSelector(listener.selector)}; the labels of namespace ${routeNamespace} could not be read.`
+      )
+    } else {
+      const check = checkSelector(listener.selector, namespaceLabels(namespace))
+      if (!check.matches) {
+        result.namespace = 'refused'
+        result.labelChanges = check.labelChanges
+        result.why.push(
+          `${label} admits namespaces matching ${describeSelector(listener.selector)}; namespace ${routeNamespace} does not match: ${check.unmet.join('; ')}.`
+        )
+      }
+    }
+  } else if (listener.from !== 'Same' && listener.from !== 'All') {
+    result.why.push(
+      `${label} has allowedRoutes.namespaces.from: ${listener.from}, which is not All, Same or Selector.`
+    )
+  }
+  const kinds = listenerKinds(listener, status)
+  if (kinds) {
+    result.kinds = kinds
+    if (!kinds.includes(route.kind)) {
+      result.kind = 'refused'
+      result.why.push(
+        `${label} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
+      )
+    }
+  }
+  return result
+}
+
+function admits(a: Admission): boolean {
+  return a.namespace !== 'refused' && a.kind === 'ok'
+}
+
+function gatewayListeners(
+  context: DiagnosisContext
+): { ref: ParentRef; gateway: KubeObject; all: Listener[]; selected: Listener[] } | Diagnosis {
+  const ref = context.parent?.parentRef
+  if (!ref) return { evidence: [] }
+  if (ref.kind !== 'Gateway') {
+    return { evidence: [`The parent is a ${ref.kind}; it has no Gateway listeners to check.`] }
+  }
+  const found = lookUpGateway(ref, context.world)
+  if ('diagnosis' in found) return found.diagnosis
+  const all = listenersOf(found.gateway)
+  return { ref, gateway: found.gateway, all, selected: selectListeners(all, ref) }
+}
+
+/** A listener that the parentRef does not select but that would take the Route: "set sectionName". */
+function alternatives(
+  all: Listener[],
+  selected: Listener[],
+  accept: (l: Listener) => boolean
+): Listener[] {
+  const chosen = new Set(selected.map((l) => l.name))
+  return all.filter((l) => !chosen.has(l.name) && accept(l))
+}
+
+export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnosis {
+  const found = gatewayListeners(context)
+  if (!('gateway' in found)) return found
+  const { ref, gateway, all, selected } = found
+  const { route, world } = context
+  const routeNamespace = route.metadata.namespace
+  const name = gatewayName(ref)
+  const admissions = selected.map((l) => admission(l, gateway, route, world))
+  const evidence = admissions.flatMap((a) => a.why)
+  if (admissions.some((a) => a.namespace === 'unknown'))
+    evidence.push(...blindSpots(world, 'namespaces'))
+  const remedies: string[] = []
+  let fix: string | undefined
+
+  const relabel = admissions.filter(
+    (a) => a.namespace === 'refused' && a.kind === 'ok' && a.labelChanges.length > 0
+  )
+  const labelChanges = unique(relabel.flatMap((a) => a.labelChanges))
+  if (
+    labelChanges.length > 0 &&
+    !labelChanges.some((c) => c.startsWith('kubernetes.io/metadata.name'))
+  ) {
+    const overwrite = labelChanges.some(
+      (c) =>
+        !c.endsWith('-') &&
+        findNamespace(world, routeNamespace)?.metadata.labels?.[c.split('=')[0] ?? ''] !== undefined
+    )
+    remedies.push(
+      `label the namespace: kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
+    )
+  }
+  const same = admissions.find(
+    (a) => a.namespace === 'refused' && a.kind === 'ok' && a.listener.from === 'Same'
+  )
+  if (same || relabel.length > 0) {
+    const listener = (same ?? relabel[0])?.listener.name ?? ''
+    remedies.push(
+      `change listener ${listener} of Gateway ${name} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
+    )
+    fix = [
+      `# Gateway ${name}, spec.listeners[name=${listener}]`,
+      'allowedRoutes:',
+      '  namespaces:',
+      '    from: Selector',
+      '    selector:',
+      '      matchLabels:',
+      `        kubernetes.io/metadata.name: ${yamlScalar(routeNamespace)}`,
+      ''
+    ].join('\n')
+  }
+  for (const a of admissions.filter((x) => x.kind === 'refused')) {
+    const protocolSupports = protocolKinds(a.listener.protocol)?.includes(route.kind) ?? false
+    remedies.push(
+      protocolSupports && a.listener.kinds.length > 0
+        ? `add kind ${route.kind} to allowedRoutes.kinds of listener ${a.listener.name}`
+        : `attach the ${route.kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
+    )
+  }
+  const other = alternatives(all, selected, (l) => admits(admission(l, gateway, route, world)))
+  if (other.length > 0 && (ref.sectionName !== undefined || ref.port !== undefined)) {
+    remedies.push(
+      `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''} in the parentRef)`
+    )
+  }
+  if (selected.length === 0) evidence.push(`The parentRef selects no listener of Gateway ${name}.`)
+  else if (admissions.every(admits) && !admissions.some((a) => a.namespace === 'unknown')) {
+    evidence.push(
+      `By their spec, the selected listeners (${listing(selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
+    )
+  }
+  const refusing = admissions.filter((a) => !admits(a)).map((a) => a.listener.name)
+  const diagnosis: Diagnosis = {
+    title:
+      refusing.length > 0
+        ? `Gateway ${name}: listener ${listing(refusing)} does not allow this ${route.kind} from namespace ${routeNamespace}`
+        : `Gateway ${name} does not allow this ${route.kind}`,
+    evidence
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (fix) diagnosis.fix = fix
+  return diagnosis
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {
+  const found = gatewayListeners(context)
+  if (!('gateway' in found)) return found
+  const { ref, gateway, all, selected } = found
+  const { route, world } = context
+  const name = gatewayName(ref)
+  const hostnames = routeHostnames(route)
+  const allowed = selected.filter((l) => admits(admission(l, gateway, route, world)))
+  const candidates = allowed.length > 0 ? allowed : selected
+  const evidence = [
+    hostnames.length === 0
+      ? `The ${route.kind} sets no hostnames.`
+      : `The ${route.kind}'s hostnames: ${listing(hostnames)}.`
+  ]
+  const suggestions: string[] = []
+  for (const l of candidates) {
+    if (l.hostname === undefined) {
+      evidence.push(`Listener ${describeListener(l)} sets no hostname, so it matches any hostname.`)
+      continue
+    }
+    if (acceptedHostnames(l.hostname, hostnames).length === 0) {
+      evidence.push(
+        `Listener ${describeListener(l)} accepts ${l.hostname} only; none of the Route's hostnames match it.`
+      )
+      suggestions.push(hostnameFor(l.hostname, hostnames[0]))
+    }
+  }
+  const remedies: string[] = []
+  const withHostname = candidates.filter((l) => l.hostname !== undefined)
+  if (suggestions.length > 0) {
+    remedies.push(
+      `add a hostname that listener ${listing(withHostname.map((l) => l.name))} accepts to spec.hostnames, e.g. ${listing(unique(suggestions))}`
+    )
+    if (hostnames[0] !== undefined)
+      remedies.push(`change the listener hostname to cover ${hostnames[0]}`)
+  }
+  const other = alternatives(
+    all,
+    selected,
+    (l) =>
+      admits(admission(l, gateway, route, world)) &&
+      acceptedHostnames(l.hostname, hostnames).length > 0
+  )
+  for (const l of other) {
+    evidence.push(
+      `Listener ${describeListener(l)} would accept ${listing(acceptedHostnames(l.hostname, hostnames))}.`
+    )
+  }
+  if (other[0] !== undefined)
+    remedies.push(
+      `attach to listener ${other[0].name} instead (set sectionName: ${other[0].name} in the parentRef)`
+    )
+  const diagnosis: Diagnosis = {
+    title: `No listener of Gateway ${name} matches the hostnames ${hostnames.length > 0 ? listing(hostnames) : '(none)'}`,
+    evidence
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  return diagnosis
+}
+
+export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
+  const ref = context.parent?.parentRef
+  if (!ref) return { evidence: [] }
+  if (ref.kind === 'Service') return serviceParentPorts(ref, context.world)
+  const found = gatewayListeners(context)
+  if (!('gateway' in found)) return found
+  const { all } = found
+  const name = gatewayName(ref)
+  const evidence = [
+    all.length === 0
+      ? `Gateway ${name} has no listeners.`
+      : `Gateway ${name} has listeners: ${listing(all.map(describeListener))}.`
+  ]
+  const remedies: string[] = []
+  const byName =
+    ref.sectionName === undefined ? undefined : all.find((l) => l.name === ref.sectionName)
+  if (ref.sectionName !== undefined && !byName) {
+    const nearest = nearestNames(
+      ref.sectionName,
+      all.map((l) => l.name)
+    )
+    evidence.push(`No listener is named ${ref.sectionName}.`)
+    remedies.push(
+      nearest.length > 0
+        ? `set sectionName to ${oneOf(nearest)} (the nearest listener name)`
+        : `set sectionName to one of the listener names: ${listing(all.map((l) => l.name))}`
+    )
+  }
+  if (ref.port !== undefined) {
+    const ports = unique(all.flatMap((l) => (l.port === undefined ? [] : [l.port])))
+    if (byName && byName.port !== ref.port) {
+      evidence.push(
+        `Listener ${byName.name} listens on port ${byName.port ?? '(none)'}, not ${ref.port}.`
+      )
+      remedies.push(`set port to ${byName.port ?? ''} or drop it`)
+    } else if (!ports.includes(ref.port)) {
+      evidence.push(`No listener listens on port ${ref.port}.`)
+      remedies.push(`set port to one of the listener ports: ${listing(ports.map(String))}`)
+    }
+  }
+  const diagnosis: Diagnosis = {
+    title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of Gateway ${name}`,
+    evidence
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  return diagnosis
+}
+
+function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
+  const service = findService(world, ref.namespace, ref.name)
+  const name = gatewayName(ref)
+  if (!service) {
+    const blind = blindSpots(world, 'services', ref.namespace)
+    if (blind.length > 0) return { evidence: blind }
+    const nearest = nearestNames(
+      ref.name,
+      world.services
+        .filter((s) => s.metadata.namespace === ref.namespace)
+        .map((s) => s.metadata.name)
+    )
+    return {
+      title: `Service ${name} named by the parentRef does not exist`,
+      remediation:
+        nearest.length > 0
+          ? `Set the parentRef name to ${oneOf(nearest)} (the nearest Service), or create Service ${name}.`
+          : `Create Service ${name} or fix the parentRef name.`,
+      evidence: [`Service ${name} does not exist.`]
+    }
+  }
+  const ports = servicePortsOf(service)
+  const evidence = [`Service ${name} has ports ${listing(ports.map(describeServicePort))}.`]
+  if (stringField(service.spec, 'clusterIP') === 'None') {
+    evidence.push(
+      `Service ${name} is headless (clusterIP: None); meshes accept only ClusterIP Services as parents.`
+    )
+  }
+  const remedies: string[] = []
+  if (ref.sectionName !== undefined && !ports.some((p) => p.name === ref.sectionName)) {
+    const names = ports.flatMap((p) => (p.name ? [p.name] : []))
+    remedies.push(
+      `set sectionName to a port name of the Service${names.length > 0 ? `: ${listing(names)}` : ' (its ports have no names)'}`
+    )
+  }
+  if (ref.port !== undefined && !ports.some((p) => p.port === ref.port)) {
+    remedies.push(`set port to one of ${listing(ports.map((p) => String(p.port)))}`)
+  }
+  const diagnosis: Diagnosis = {
+    title: `The parentRef matches no port of Service ${name}`,
+    evidence
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  return diagnosis
+}

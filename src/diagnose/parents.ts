@@ -1,0 +1,251 @@
+// The parent behind a parentRef: whether it exists, its class and controller, its health, and why no
+// controller may have written status for it (NoStatus).
+import { controllerLabel } from './controllers.ts'
+import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { nearestNames, oneOf } from './nearest.ts'
+import { describeCondition, listing } from './text.ts'
+import {
+  blindSpots,
+  canSee,
+  conditionOf,
+  controllerNameOf,
+  findGateway,
+  findGatewayClass,
+  findService,
+  gatewayClassNameOf,
+  listenerStatusesOf,
+  listenersOf,
+  namesIn,
+  readConditions
+} from './world.ts'
+import { selectListeners } from './listener-selection.ts'
+import { GATEWAY_GROUP } from '../model/types.ts'
+import type { KubeObject, ParentRef, World } from '../model/types.ts'
+
+export type GatewayLookup = { gateway: KubeObject } | { diagnosis: Diagnosis }
+
+export function gatewayName(ref: { namespace: string; name: string }): string {
+  return `${ref.namespace}/${ref.name}`
+}
+
+/** The Gateway a parentRef names, or a diagnosis of its absence with the names that do exist. */
+export function lookUpGateway(ref: ParentRef, world: World): GatewayLookup {
+  const gateway = findGateway(world, ref.namespace, ref.name)
+  if (gateway) return { gateway }
+  const blind = blindSpots(world, 'gateways', ref.namespace)
+  if (blind.length > 0) {
+    return {
+      diagnosis: {
+        evidence: [...blind, `Whether Gateway ${gatewayName(ref)} exists could not be checked.`]
+      }
+    }
+  }
+  return { diagnosis: missingObject('Gateway', ref, world.gateways) }
+}
+
+function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Diagnosis {
+  const inNamespace = namesIn(objects, ref.namespace)
+  const elsewhere = objects
+    .filter((o) => o.metadata.name === ref.name && o.metadata.namespace !== ref.namespace)
+    .map((o) => o.metadata.namespace ?? '')
+  const nearest = nearestNames(ref.name, inNamespace)
+  const evidence = [`${kind} ${gatewayName(ref)} does not exist.`]
+  evidence.push(
+    inNamespace.length === 0
+      ? `There is no ${kind} in namespace ${ref.namespace}.`
+      : `${kind}s in namespace ${ref.namespace}: ${listing(inNamespace.slice(0, 10))}.`
+  )
+  for (const namespace of elsewhere)
+    evidence.push(`A ${kind} named ${ref.name} exists in namespace ${namespace}.`)
+  const remedies: string[] = []
+  if (elsewhere[0] !== undefined) remedies.push(`set the parentRef namespace to "${elsewhere[0]}"`)
+  if (nearest.length > 0)
+    remedies.push(`set the parentRef name to ${oneOf(nearest)} (the nearest existing name)`)
+  remedies.push(`create ${kind} ${gatewayName(ref)}`)
+  return {
+    title: `${kind} ${gatewayName(ref)} named by the parentRef does not exist`,
+    remediation: `${capitalize(remedies.join(', or '))}.`,
+    evidence
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** Whether any controller has written a Gateway's status: the CRD default is Pending without observedGeneration. */
+function statusWritten(gateway: KubeObject): boolean {
+  return readConditions(gateway.status).some(
+    (c) => c.observedGeneration !== undefined || (c.reason !== undefined && c.reason !== 'Pending')
+  )
+}
+
+/**
+ * Parent health as context for any problem (and a warning on its own when the Route looks fine):
+ * Gateway not Accepted or not Programmed, selected listeners Conflicted or not Accepted/Programmed,
+ * class not Accepted.
+ */
+export function parentHealth(ref: ParentRef, world: World): string[] {
+  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) return []
+  const gateway = findGateway(world, ref.namespace, ref.name)
+  if (!gateway) return []
+  const lines: string[] = []
+  const name = gatewayName(ref)
+  const conditions = readConditions(gateway.status)
+  const accepted = conditionOf(conditions, 'Accepted')
+  if (accepted && accepted.status !== 'True')
+    lines.push(`Gateway ${name} is not Accepted: ${describeCondition(accepted)}.`)
+  const programmed = conditionOf(conditions, 'Programmed')
+  if (programmed && programmed.status !== 'True')
+    lines.push(`Gateway ${name} is not Programmed: ${describeCondition(programmed)}.`)
+  const selected = new Set(selectListeners(listenersOf(gateway), ref).map((l) => l.name))
+  for (const status of listenerStatusesOf(gateway)) {
+    if (!selected.has(status.name)) continue
+    const conflicted = conditionOf(status.conditions, 'Conflicted')
+    if (conflicted?.status === 'True')
+      lines.push(
+        `Listener ${status.name} of Gateway ${name} is Conflicted: ${describeCondition(conflicted)}.`
+      )
+    for (const type of ['Accepted', 'Programmed']) {
+      const c = conditionOf(status.conditions, type)
+      if (c && c.status !== 'True')
+        lines.push(
+          `Listener ${status.name} of Gateway ${name} is not ${type}: ${describeCondition(c)}.`
+        )
+    }
+  }
+  const className = gatewayClassNameOf(gateway)
+  const gatewayClass = className ? findGatewayClass(world, className) : undefined
+  if (gatewayClass) {
+    const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+    if (classAccepted && classAccepted.status !== 'True') {
+      lines.push(`GatewayClass ${className} is not Accepted: ${describeCondition(classAccepted)}.`)
+    }
+  }
+  return lines
+}
+
+export function explainNoStatus(context: DiagnosisContext): Diagnosis {
+  const ref = context.parent?.parentRef
+  if (!ref) return { evidence: [] }
+  const others = (context.parent?.otherControllers ?? []).map(
+    (o) =>
+      `${controllerLabel(o.controllerName)} wrote an entry for this parentRef, but it does not own the parent.`
+  )
+  const diagnosis =
+    ref.kind === 'Service'
+      ? serviceParent(ref, context.world)
+      : ref.kind === 'Gateway'
+        ? gatewayParent(context, ref)
+        : { evidence: [] }
+  return { ...diagnosis, evidence: [...diagnosis.evidence, ...others] }
+}
+
+function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
+  const { world, route } = context
+  if (ref.group !== GATEWAY_GROUP) {
+    return {
+      title: `parentRef group "${ref.group}" is not the Gateway API group`,
+      remediation: `Set the parentRef group to ${GATEWAY_GROUP} (or leave it out) for a Gateway parent.`,
+      evidence: [
+        `The parentRef names kind Gateway in group "${ref.group}", which no Gateway API controller serves.`
+      ]
+    }
+  }
+  const found = lookUpGateway(ref, world)
+  if ('diagnosis' in found) return found.diagnosis
+  const gateway = found.gateway
+  const name = gatewayName(ref)
+  const className = gatewayClassNameOf(gateway) ?? ''
+  const evidence = [`Gateway ${name} exists and uses GatewayClass ${className}.`]
+  const gatewayClass = findGatewayClass(world, className)
+  if (!gatewayClass) {
+    const blind = blindSpots(world, 'gatewayclasses')
+    if (blind.length > 0) return { evidence: [...evidence, ...blind] }
+    const nearest = nearestNames(className, namesIn(world.gatewayClasses))
+    const existing = namesIn(world.gatewayClasses)
+    evidence.push(`GatewayClass ${className} does not exist.`)
+    evidence.push(
+      existing.length === 0
+        ? 'No GatewayClass exists: no Gateway controller is installed.'
+        : `GatewayClasses: ${listing(existing)}.`
+    )
+    return {
+      title: `GatewayClass ${className} of Gateway ${name} does not exist`,
+      remediation:
+        nearest.length > 0
+          ? `Set spec.gatewayClassName of Gateway ${name} to ${oneOf(nearest)}, or install the controller that provides class ${className}.`
+          : `Install the Gateway controller that provides class ${className}, or set spec.gatewayClassName of Gateway ${name} to an existing class.`,
+      evidence
+    }
+  }
+  const controllerName = controllerNameOf(gatewayClass) ?? ''
+  const who = controllerLabel(controllerName)
+  const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+  if (!classAccepted || classAccepted.status === 'Unknown') {
+    evidence.push(
+      `GatewayClass ${className} names controller ${controllerName} and has not been accepted by it (${classAccepted ? describeCondition(classAccepted) : 'no Accepted condition'}).`
+    )
+    if (!statusWritten(gateway))
+      evidence.push(`No controller has written status on Gateway ${name} either.`)
+    return {
+      title: `No controller has accepted GatewayClass ${className} (${controllerName})`,
+      remediation: `Nothing runs for controllerName ${controllerName}: install or start ${who}, or check that the class's controllerName matches the one the installed controller uses.`,
+      evidence
+    }
+  }
+  if (classAccepted.status === 'False') {
+    evidence.push(`GatewayClass ${className} is not Accepted: ${describeCondition(classAccepted)}.`)
+    return {
+      title: `GatewayClass ${className} is not Accepted by ${controllerName}`,
+      remediation: `Fix GatewayClass ${className} as its Accepted condition says (e.g. its parametersRef), then the controller will serve Gateway ${name}.`,
+      evidence
+    }
+  }
+  evidence.push(`GatewayClass ${className} is Accepted by ${controllerName}.`)
+  if (!statusWritten(gateway)) {
+    evidence.push(
+      `No controller has written status on Gateway ${name}: its conditions are still the CRD default.`
+    )
+    return {
+      title: `${who} has not processed Gateway ${name} yet`,
+      remediation: `${who} accepted the class but has not reconciled Gateway ${name}: check its logs, and that it watches namespace ${ref.namespace}.`,
+      evidence
+    }
+  }
+  evidence.push(`Gateway ${name} has status written by its controller.`)
+  return {
+    title: `${who} wrote no status for this ${route.kind} on Gateway ${name}`,
+    remediation: `${who} serves Gateway ${name} but has not reported on this ${route.kind}: check that it watches namespace ${route.metadata.namespace}, that it supports ${route.kind} (the listeners' supportedKinds) and its logs.`,
+    evidence
+  }
+}
+
+function serviceParent(ref: ParentRef, world: World): Diagnosis {
+  const name = gatewayName(ref)
+  if (ref.group !== '') {
+    return {
+      title: `parentRef to Service ${name} lacks group: ""`,
+      remediation: `Set group: "" in the parentRef: without it the CRD default makes it a ${ref.group === 'core' ? '"core"' : GATEWAY_GROUP} Service, which no mesh serves.`,
+      evidence: [
+        `The parentRef names kind Service in group "${ref.group}"; a Service parent needs the core group, written as group: "".`
+      ],
+      fix: `parentRefs:\n  - group: ""\n    kind: Service\n    name: ${ref.name}\n    namespace: ${ref.namespace}\n`
+    }
+  }
+  const evidence: string[] = []
+  if (canSee(world, 'services', ref.namespace)) {
+    if (!findService(world, ref.namespace, ref.name)) {
+      return missingObject('Service', ref, world.services)
+    }
+    evidence.push(`Service ${name} exists.`)
+  } else {
+    evidence.push(...blindSpots(world, 'services', ref.namespace))
+  }
+  evidence.push('No mesh controller has written status for this Service parent.')
+  return {
+    title: `No mesh controller reported on Service parent ${name}`,
+    remediation: `Check that a mesh implementing GAMMA (Istio, Linkerd, Cilium...) is installed and running, and that namespace ${ref.namespace} is part of the mesh.`,
+    evidence
+  }
+}

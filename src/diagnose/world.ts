@@ -1,0 +1,222 @@
+// Typed lookups into the World: the Gateways, classes, namespaces, Services and grants diagnosis reads,
+// each from untrusted objects, and what could not be read about them.
+import { GATEWAY_GROUP } from '../model/types.ts'
+import type { Condition, ConditionStatus, KubeObject, World } from '../model/types.ts'
+import { arrayField, integerField, isRecord, stringField } from '../model/unknown.ts'
+
+export interface RouteGroupKind {
+  group: string
+  kind: string
+}
+
+export interface Listener {
+  name: string
+  port?: number
+  protocol?: string
+  hostname?: string
+  /** allowedRoutes.namespaces.from, defaulted to Same as the CRD does */
+  from: string
+  selector?: unknown
+  /** allowedRoutes.kinds as written (empty: the protocol decides) */
+  kinds: RouteGroupKind[]
+}
+
+export interface ListenerStatus {
+  name: string
+  /** undefined when the controller wrote none */
+  supportedKinds?: RouteGroupKind[]
+  conditions: Condition[]
+}
+
+export interface ServicePort {
+  port: number
+  name?: string
+  targetPort?: string
+  appProtocol?: string
+  protocol?: string
+}
+
+type Resource = 'gateways' | 'gatewayclasses' | 'namespaces' | 'services' | 'referencegrants'
+
+const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial'>> = {
+  gateways: 'gateways',
+  gatewayclasses: 'gatewayClasses',
+  namespaces: 'namespaces',
+  services: 'services',
+  referencegrants: 'referenceGrants'
+}
+
+const LABELS: Record<Resource, string> = {
+  gateways: 'Gateways',
+  gatewayclasses: 'GatewayClasses',
+  namespaces: 'Namespaces',
+  services: 'Services',
+  referencegrants: 'ReferenceGrants'
+}
+
+/** `unreadable` entries look like "services in namespace shop: forbidden (list)" or "services: forbidden". */
+function unreadableEntries(world: World, resource: Resource, namespace?: string): string[] {
+  return world.unreadable.filter((entry) => {
+    const head = entry.toLowerCase().split(':')[0] ?? ''
+    if (!head.startsWith(resource) || head.startsWith(`${resource}.`)) return false
+    const scoped = /\bin namespace ([^\s:]+)/.exec(head)
+    return !scoped || namespace === undefined || scoped[1] === namespace.toLowerCase()
+  })
+}
+
+/**
+ * Sentences saying why a lookup of this kind may be incomplete; empty when the World holds every
+ * object of that kind, so an absent object really is absent.
+ */
+export function blindSpots(world: World, resource: Resource, namespace?: string): string[] {
+  const unreadable = unreadableEntries(world, resource, namespace).map(
+    (entry) => `Could not read ${entry}.`
+  )
+  if (unreadable.length > 0) return unreadable
+  if (world.partial && world[ARRAYS[resource]].length === 0) {
+    return [`The source holds no ${LABELS[resource]}, so they could not be checked.`]
+  }
+  return []
+}
+
+export function canSee(world: World, resource: Resource, namespace?: string): boolean {
+  return blindSpots(world, resource, namespace).length === 0
+}
+
+function named(objects: KubeObject[], name: string, namespace?: string): KubeObject | undefined {
+  return objects.find(
+    (o) =>
+      o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)
+  )
+}
+
+export function findGateway(world: World, namespace: string, name: string): KubeObject | undefined {
+  return named(world.gateways, name, namespace)
+}
+
+export function findGatewayClass(world: World, name: string): KubeObject | undefined {
+  return named(world.gatewayClasses, name)
+}
+
+export function findNamespace(world: World, name: string): KubeObject | undefined {
+  return named(world.namespaces, name)
+}
+
+export function findService(world: World, namespace: string, name: string): KubeObject | undefined {
+  return named(world.services, name, namespace)
+}
+
+export function namesIn(objects: KubeObject[], namespace?: string): string[] {
+  return objects
+    .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
+    .map((o) => o.metadata.name)
+}
+
+/** Labels as the API server sees them: `kubernetes.io/metadata.name` is always set. */
+export function namespaceLabels(namespace: KubeObject): Record<string, string> {
+  return { ...namespace.metadata.labels, 'kubernetes.io/metadata.name': namespace.metadata.name }
+}
+
+function readGroupKinds(raw: unknown[] | undefined): RouteGroupKind[] {
+  return (raw ?? []).flatMap((item) => {
+    const kind = stringField(item, 'kind')
+    return kind ? [{ group: stringField(item, 'group') ?? GATEWAY_GROUP, kind }] : []
+  })
+}
+
+export function readConditions(holder: unknown): Condition[] {
+  return (arrayField(holder, 'conditions') ?? []).flatMap((raw) => {
+    const type = stringField(raw, 'type')
+    const status = stringField(raw, 'status')
+    if (!type || (status !== 'True' && status !== 'False' && status !== 'Unknown')) return []
+    const condition: Condition = { type, status: status satisfies ConditionStatus }
+    const reason = stringField(raw, 'reason')
+    if (reason !== undefined) condition.reason = reason
+    const message = stringField(raw, 'message')
+    if (message !== undefined) condition.message = message
+    const observedGeneration = integerField(raw, 'observedGeneration')
+    if (observedGeneration !== undefined) condition.observedGeneration = observedGeneration
+    const lastTransitionTime = stringField(raw, 'lastTransitionTime')
+    if (lastTransitionTime !== undefined) condition.lastTransitionTime = lastTransitionTime
+    return [condition]
+  })
+}
+
+export function conditionOf(conditions: Condition[], type: string): Condition | undefined {
+  return conditions.find((c) => c.type === type)
+}
+
+export function listenersOf(gateway: KubeObject): Listener[] {
+  return (arrayField(gateway.spec, 'listeners') ?? []).flatMap((raw) => {
+    const name = stringField(raw, 'name')
+    if (!name || !isRecord(raw)) return []
+    const allowed = raw.allowedRoutes
+    const namespaces = isRecord(allowed) ? allowed.namespaces : undefined
+    const listener: Listener = {
+      name,
+      from: stringField(namespaces, 'from') ?? 'Same',
+      kinds: readGroupKinds(arrayField(allowed, 'kinds'))
+    }
+    const port = integerField(raw, 'port')
+    if (port !== undefined) listener.port = port
+    const protocol = stringField(raw, 'protocol')
+    if (protocol) listener.protocol = protocol
+    const hostname = stringField(raw, 'hostname')
+    if (hostname) listener.hostname = hostname
+    if (isRecord(namespaces) && namespaces.selector !== undefined) {
+      listener.selector = namespaces.selector
+    }
+    return [listener]
+  })
+}
+
+export function listenerStatusesOf(gateway: KubeObject): ListenerStatus[] {
+  return (arrayField(gateway.status, 'listeners') ?? []).flatMap((raw) => {
+    const name = stringField(raw, 'name')
+    if (!name) return []
+    const status: ListenerStatus = { name, conditions: readConditions(raw) }
+    const kinds = arrayField(raw, 'supportedKinds')
+    if (kinds) status.supportedKinds = readGroupKinds(kinds)
+    return [status]
+  })
+}
+
+/** "http (port 80, HTTP, hostname *.example.com)" */
+export function describeListener(listener: Listener): string {
+  const parts = [
+    listener.port === undefined ? undefined : `port ${listener.port}`,
+    listener.protocol,
+    listener.hostname === undefined ? undefined : `hostname ${listener.hostname}`
+  ].filter((p) => p !== undefined)
+  return parts.length === 0 ? listener.name : `${listener.name} (${parts.join(', ')})`
+}
+
+export function servicePortsOf(service: KubeObject): ServicePort[] {
+  return (arrayField(service.spec, 'ports') ?? []).flatMap((raw) => {
+    const port = integerField(raw, 'port')
+    if (port === undefined || !isRecord(raw)) return []
+    const result: ServicePort = { port }
+    const name = stringField(raw, 'name')
+    if (name) result.name = name
+    const target = raw.targetPort
+    if (typeof target === 'number' || typeof target === 'string') result.targetPort = String(target)
+    const appProtocol = stringField(raw, 'appProtocol')
+    if (appProtocol) result.appProtocol = appProtocol
+    const protocol = stringField(raw, 'protocol')
+    if (protocol) result.protocol = protocol
+    return [result]
+  })
+}
+
+/** "80 (http)", "9090" */
+export function describeServicePort(port: ServicePort): string {
+  return port.name ? `${port.port} (${port.name})` : String(port.port)
+}
+
+export function gatewayClassNameOf(gateway: KubeObject): string | undefined {
+  return stringField(gateway.spec, 'gatewayClassName')
+}
+
+export function controllerNameOf(gatewayClass: KubeObject): string | undefined {
+  return stringField(gatewayClass.spec, 'controllerName')
+}
