@@ -18,12 +18,22 @@ export interface ConnectOptions {
 }
 
 export function connect(options: ConnectOptions): Promise<ClusterClient> {
+  // A bad kubeconfig must reject, not throw synchronously.
+  return Promise.resolve().then(() => createClient(options))
+}
+
+function createClient(options: ConnectOptions): ClusterClient {
   const { kubeConfig, server, contextName, defaultNamespace } = loadKubeConfig(options)
   const tuning = { ...DEFAULT_TUNING, ...options.tuning }
   const description = `${server} (context ${contextName})`
   const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs)
   const discovery = new Discovery(api, tuning.retry, description)
-  return Promise.resolve(
-    new KubeClusterClient({ kubeConfig, api, discovery, description, defaultNamespace, tuning })
-  )
+  return new KubeClusterClient({
+    kubeConfig,
+    api,
+    discovery,
+    description,
+    defaultNamespace,
+    tuning
+  })
 }
