@@ -74,9 +74,12 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}…`
 }
 
-/** A fenced code block that its content cannot close: the fence is longer than any backtick run in it. */
+/**
+ * A fenced code block that its content cannot close: the fence is longer than any backtick run in it.
+ * Its lines are also safe log lines, because the CLI's Markdown may be printed into a workflow log.
+ */
 export function fencedCode(content: string, language = ''): string {
-  const text = stripControl(content).replace(/\n+$/, '')
+  const text = safeLogLine(content).replace(/\n+$/, '')
   const longestRun = (text.match(/`+/g) ?? []).reduce(
     (longest, run) => Math.max(longest, run.length),
     0

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest'
+import type { Report, RouteResult } from '../../../src/model/types.ts'
+import { renderSummary } from '../../../src/report/summary.ts'
+import {
+  expectInertMarkdown,
+  expectNoMatch,
+  expectNoWorkflowCommand,
+  splitFences
+} from '../../fixtures/report/inert.ts'
+import {
+  failedRoute,
+  gateReport,
+  hostileReport,
+  notAllowed,
+  readyRoute
+} from '../../fixtures/report/reports.ts'
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
+
+/** Table rows of the Routes table: lines that start with "| " after the header. */
+function tableRows(markdown: string): string[] {
+  return markdown.split('\n').filter((line) => /^\| (❌|✅|⏳|⚠️) \|/u.test(line))
+}
+
+describe('renderSummary', () => {
+  const summary = renderSummary(gateReport())
+
+  it('opens with the verdict: icon, "N of M Routes ready", failures, mode, elapsed, timeout', () => {
+    const [first, , second] = summary.split('\n')
+    expect(first).toBe('## ❌ route-gate: 2 of 5 Routes ready')
+    expect(second).toContain('**3 failed**')
+    expect(second).toContain('mode: gate')
+    expect(second).toContain('elapsed 1m 4s')
+    expect(second).toContain('timed out')
+  })
+
+  it('says a ready run is ready, without the explanation meant for failures', () => {
+    const ready: Report = {
+      schemaVersion: 1,
+      mode: 'gate',
+      verdict: 'ready',
+      counts: { routes: 1, ready: 1, failed: 0, pending: 0 },
+      elapsedMs: 4200,
+      routes: [readyRoute('home')]
+    }
+    const out = renderSummary(ready)
+    expect(out.split('\n')[0]).toBe('## ✅ route-gate: 1 of 1 Route ready')
+    expect(out).toContain('elapsed 4.2s')
+    expect(out).not.toContain('What is wrong')
+    expect(out).not.toContain('timed out')
+  })
+
+  it('has one table row per Route and parent, failures first, with parent, controller and reason', () => {
+    const rows = tableRows(summary)
+    expect(rows).toHaveLength(6)
+    expect(rows[0]).toBe(
+      '| ❌ | HTTPRoute <code>shop/web</code> | infra/edge (listener https) | projectcontour.io/gateway-controller | NotAllowedByListeners |'
+    )
+    expect(rows[2]).toContain('infra/internal | — | NoStatus')
+    expect(rows[3]).toContain('<i>no parentRefs</i> | — | NoParentRefs')
+    expect(rows[4]).toMatch(/^\| ⚠️ \| HTTPRoute <code>shop\/mirror<\/code>/u)
+    expect(rows[5]).toMatch(/^\| ✅ \| HTTPRoute <code>shop\/home<\/code>/u)
+    for (const row of rows) expect(row.match(/\|/g)).toHaveLength(6)
+  })
+
+  it('explains each problem: title, controller message as a quote, remediation, evidence, fix as YAML', () => {
+    const web = summary.slice(summary.indexOf('### ❌ HTTPRoute shop/web'))
+    expect(web).toContain('from deploy/routes.yaml:12')
+    expect(web).toContain(
+      '❌ **No listener of Gateway infra/edge accepts Routes from namespace shop** — Accepted / NotAllowedByListeners'
+    )
+    expect(web).toContain(
+      '> No listener allows this route: listener https allows routes from namespace Same'
+    )
+    expect(web).toContain('**What to do:** Label namespace shop so that listener https selects it')
+    expect(web).toContain('- namespace shop labels: kubernetes.io/metadata.name=shop')
+    expect(web).toContain(
+      '<details><summary>Suggested fix (YAML)</summary>\n\n```yaml\napiVersion: v1\n'
+    )
+    expect(splitFences(summary).code).toContain(notAllowed.fix?.trimEnd())
+  })
+
+  it('describes only the parents that are not ready or carry warnings', () => {
+    expect(summary).toContain('#### Parent infra/internal')
+    expect(summary).toContain('no controller has written status for it')
+    expect(summary).not.toContain('### ✅ HTTPRoute shop/home')
+    expect(summary).toContain('### ⚠️ HTTPRoute shop/mirror')
+  })
+
+  it('ends with the notes and the tool version', () => {
+    const notes = summary.indexOf('### Notes')
+    expect(notes).toBeGreaterThan(summary.indexOf('### ⚠️ HTTPRoute shop/mirror'))
+    expect(summary.slice(notes)).toContain('- observedGeneration is absent on Route shop/home')
+    expect(summary.trimEnd().endsWith('<sub>route-gate 0.1.0 · report schemaVersion 1</sub>')).toBe(
+      true
+    )
+  })
+
+  it('puts long evidence lists and long controller messages behind <details>', () => {
+    const long = failedRoute('long', {
+      ...notAllowed,
+      message: 'm'.repeat(2000),
+      evidence: Array.from({ length: 60 }, (_, i) => `fact ${i}`)
+    })
+    const out = renderSummary({ ...gateReport(), routes: [long] })
+    expect(out).toContain('<details><summary>Evidence (60)</summary>')
+    expect(out).toContain('- … 10 more')
+    expect(out).toContain('<details><summary>Full controller message</summary>')
+    expect(out).toContain(`> ${'m'.repeat(499)}…`)
+  })
+
+  it('lists monitor transitions', () => {
+    const out = renderSummary({
+      ...gateReport(),
+      mode: 'monitor',
+      transitions: [
+        { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+      ]
+    })
+    expect(out).toContain('### Changes since the last run')
+    expect(out).toContain('| HTTPRoute shop/web | ready | failed |')
+  })
+
+  it('renders hostile cluster text harmlessly, in the table, the details and the code blocks', () => {
+    const out = renderSummary(hostileReport())
+    expectInertMarkdown(out)
+    // the hostile Route name stays inside its cell
+    for (const row of tableRows(out)) expect(row.match(/\|/g)).toHaveLength(6)
+    // the fix block holds the ``` of the content without being closed by it
+    const { code } = splitFences(out)
+    expect(code.some((block) => block.includes('```\n    broken\n    ```'))).toBe(true)
+    expectNoMatch(out, /\u001b/, 'an escape character')
+    // the CLI prints this Markdown to stdout, which may be a workflow log
+    expectNoWorkflowCommand(out)
+    // long strings are cut: the 30,000-character line appears in no single place whole
+    expect(out).not.toContain('x'.repeat(20_001))
+  })
+
+  it('renders an empty run without a table', () => {
+    const out = renderSummary({
+      schemaVersion: 1,
+      mode: 'snapshot',
+      verdict: 'ready',
+      counts: { routes: 0, ready: 0, failed: 0, pending: 0 },
+      routes: []
+    })
+    expect(out).toContain('route-gate: no Routes found')
+    expect(out).not.toContain('| Route |')
+  })
+})
+
+describe('renderSummary size cap', () => {
+  // 5,000 Routes, every other one failed with a long explanation: far over 1 MiB uncapped.
+  function bigReport(): Report {
+    const routes: RouteResult[] = Array.from({ length: 5000 }, (_, i) =>
+      i % 2 === 0
+        ? readyRoute(`ready-${i}`)
+        : failedRoute(`failed-${i}`, { ...notAllowed, message: `${'detail '.repeat(60)}${i}` })
+    )
+    return {
+      schemaVersion: 1,
+      mode: 'gate',
+      verdict: 'failed',
+      counts: { routes: 5000, ready: 2500, failed: 2500, pending: 0 },
+      routes
+    }
+  }
+
+  it('stays under 1 MiB, keeps failures first and says how many Routes it left out', () => {
+    const report = bigReport()
+    const out = renderSummary(report)
+    expect(bytes(out)).toBeLessThanOrEqual(1_000_000)
+    const rows = tableRows(out)
+    const shownFailed = rows.filter((row) => row.startsWith('| ❌')).length
+    const shownReady = rows.filter((row) => row.startsWith('| ✅')).length
+    expect(shownFailed).toBeGreaterThan(100)
+    // not every failure fits, and ready Routes are cut first: none shows while a failure is missing
+    expect(shownFailed).toBeLessThan(2500)
+    expect(shownReady).toBe(0)
+    expect(rows[0]).toContain('shop/failed-1</code>')
+    const omitted = 5000 - shownFailed - shownReady
+    expect(omitted).toBeGreaterThan(0)
+    expect(out).toContain(`**… ${omitted} more Routes not shown**`)
+    expectInertMarkdown(out)
+  })
+
+  it('honours a smaller maxBytes, counting UTF-8 bytes', () => {
+    const report = bigReport()
+    report.routes = report.routes.map((route) => ({ ...route, name: `${route.name}-ünïcødé-😀` }))
+    const out = renderSummary(report, { maxBytes: 20_000 })
+    expect(bytes(out)).toBeLessThanOrEqual(20_000)
+    expect(out).toContain('more Routes not shown')
+    expect(tableRows(out).length).toBeGreaterThan(0)
+  })
+
+  it('cuts ready Routes before failed ones when only some must go', () => {
+    const routes = [
+      ...Array.from({ length: 50 }, (_, i) => readyRoute(`ready-${i}`)),
+      failedRoute('web')
+    ]
+    const report: Report = { ...bigReport(), routes }
+    const full = renderSummary(report, { maxBytes: 10_000_000 })
+    const out = renderSummary(report, { maxBytes: bytes(full) - 500 })
+    expect(out).toContain('### ❌ HTTPRoute shop/web')
+    expect(out).toContain('more Routes not shown')
+    expect(tableRows(out)[0]).toContain('shop/web')
+  })
+})
