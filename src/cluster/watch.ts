@@ -169,11 +169,12 @@ async function cycle(
     },
     signal
   )
-  if (end.aborted || signal.aborted || end.error === null) return undefined
-  if (end.gone || describeFault(end.error).status === 410) {
+  if (end.aborted || signal.aborted) return undefined
+  if (end.gone || (end.error !== null && describeFault(end.error).status === 410)) {
     state.resourceVersion = undefined
     return undefined
   }
+  if (end.error === null) return undefined
   if (end.events > 0 && describeFault(end.error).transient) return end.error
   throw end.error
 }
