@@ -86,6 +86,16 @@ function loadFile(kubeConfig: KubeConfig, file: string): void {
   }
 }
 
+/** client-node's mergeConfig throws on duplicate names, where kubectl keeps the first entry. */
+function mergeFirstWins(into: KubeConfig, next: KubeConfig): void {
+  const has = (list: { name: string }[], name: string): boolean =>
+    list.some((entry) => entry.name === name)
+  next.clusters = next.clusters.filter((cluster) => !has(into.clusters, cluster.name))
+  next.users = next.users.filter((user) => !has(into.users, user.name))
+  next.contexts = next.contexts.filter((context) => !has(into.contexts, context.name))
+  into.mergeConfig(next, Boolean(into.currentContext))
+}
+
 function loadSource(source: KubeConfigSource): KubeConfig {
   const kubeConfig = new KubeConfig()
   if (source.kubeconfig !== undefined && source.kubeconfig.trim() !== '') {
@@ -105,7 +115,7 @@ function loadSource(source: KubeConfigSource): KubeConfig {
     for (const file of rest) {
       const next = new KubeConfig()
       loadFile(next, file)
-      kubeConfig.mergeConfig(next, true)
+      mergeFirstWins(kubeConfig, next)
     }
     return kubeConfig
   }

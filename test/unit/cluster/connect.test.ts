@@ -120,6 +120,21 @@ describe('connect', () => {
     expect(masked).toContain('file-token')
   })
 
+  it('merges KUBECONFIG files with the first one winning, as kubectl does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-kc-'))
+    const first = join(dir, 'first')
+    const second = join(dir, 'second')
+    writeFileSync(first, fake.kubeconfig({ context: 'one' }), { mode: 0o600 })
+    writeFileSync(second, fake.kubeconfig({ context: 'two', server: 'https://elsewhere:6443' }))
+    const client = await connect({
+      env: { ...noClusterEnv, KUBECONFIG: `${first}:${second}` },
+      context: 'two',
+      mask: () => {}
+    })
+    // both files name their cluster "fake": the first file's entry is kept
+    expect(client.description).toBe(`${fake.url} (context two)`)
+  })
+
   it('sends the bearer token with requests', async () => {
     fake.on('GET', '/api/v1/namespaces/shop', (_req, res) =>
       sendJson(res, 200, { kind: 'Namespace', metadata: { name: 'shop' } })
