@@ -11,6 +11,7 @@ const DEFAULT_MAX_BYTES = 1_000_000
 // Per-field limits, so that one enormous message cannot crowd out every other Route.
 const LIMITS = {
   title: 300,
+  reason: 100,
   remediation: 3000,
   quotedMessage: 500,
   fullMessage: 20_000,
@@ -112,7 +113,8 @@ const TABLE_HEAD = [
 
 function reasons(problems: Problem[]): string {
   if (problems.length === 0) return '—'
-  return [...new Set(problems.map((problem) => problem.reason))].map(md).join(', ')
+  const unique = [...new Set(problems.map((problem) => problem.reason))]
+  return unique.map((reason) => md(truncate(reason, LIMITS.reason))).join(', ')
 }
 
 function tableRows(route: RouteResult): string[] {
@@ -228,9 +230,14 @@ function footer(report: Report): string {
 /** Cuts to at most `max` UTF-8 bytes without splitting a character: the last guard of the cap. */
 function cutBytes(text: string, max: number): string {
   if (bytes(text) <= max) return text
-  let end = Math.min(text.length, max)
-  while (end > 0 && bytes(text.slice(0, end)) > max) end = Math.floor(end * 0.9)
-  return truncate(text, end)
+  const ending = '…\n'
+  const room = Math.max(0, max - bytes(ending))
+  // a UTF-16 unit is at most 3 UTF-8 bytes, so this start is already close
+  let end = Math.min(text.length, room)
+  while (end > 0 && bytes(text.slice(0, end)) > room) end -= Math.max(1, Math.floor(end / 20))
+  const last = text.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1
+  return `${text.slice(0, Math.max(0, end))}${ending}`
 }
 
 export function renderSummary(report: Report, options: { maxBytes?: number } = {}): string {

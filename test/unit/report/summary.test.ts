@@ -193,6 +193,16 @@ describe('renderSummary size cap', () => {
     expect(tableRows(out).length).toBeGreaterThan(0)
   })
 
+  it('stays under even a tiny cap', () => {
+    for (const maxBytes of [300, 301, 302, 303]) {
+      expect(bytes(renderSummary(hostileReport(), { maxBytes }))).toBeLessThanOrEqual(maxBytes)
+    }
+    const out = renderSummary(hostileReport(), { maxBytes: 300 })
+    expect(out.endsWith('…\n')).toBe(true)
+    expect(out.isWellFormed()).toBe(true)
+    expect(out.startsWith('## ❌ route-gate: 0 of 1 Route ready')).toBe(true)
+  })
+
   it('cuts ready Routes before failed ones when only some must go', () => {
     const routes = [
       ...Array.from({ length: 50 }, (_, i) => readyRoute(`ready-${i}`)),
