@@ -163,24 +163,19 @@ export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {
     )
     remedies.push('check the Service selector and that its Pods are running and ready')
   }
+  const titles: string[] = []
   for (const ref of focus) {
-    remedies.push(...checkServiceRef(ref, world, evidence))
+    const check = checkServiceRef(ref, world, evidence)
+    remedies.push(...check.remedies)
+    if (check.title) titles.push(check.title)
   }
   for (const ref of refs.filter((r) => !isServiceRef(r))) {
     evidence.push(
       `${ref.where} refers to ${describeBackendRef(ref)}, which route-gate does not look up.`
     )
   }
-  const missingNames = focus.filter(
-    (r) =>
-      findService(world, r.namespace, r.name) === undefined &&
-      blindSpots(world, 'services', r.namespace).length === 0
-  )
   const diagnosis: Diagnosis = {
-    title:
-      missingNames.length > 0
-        ? `backendRef to Service ${listing(unique(missingNames.map((r) => `${r.namespace}/${r.name}`)))} does not resolve: no such Service`
-        : 'A backendRef of the Route does not resolve',
+    title: titles[0] ?? 'A backendRef of the Route does not resolve',
     evidence
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(unique(remedies).join('; '))}.`
@@ -191,15 +186,20 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** Adds evidence for one Service backendRef and returns the remedies it suggests. */
-function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): string[] {
+interface RefCheck {
+  remedies: string[]
+  title?: string
+}
+
+/** Adds evidence for one Service backendRef and returns what it suggests. */
+function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): RefCheck {
   const blind = blindSpots(world, 'services', ref.namespace)
   if (blind.length > 0) {
     evidence.push(
       ...blind,
       `Whether Service ${ref.namespace}/${ref.name} (${ref.where}) exists could not be checked.`
     )
-    return []
+    return { remedies: [] }
   }
   const service = findService(world, ref.namespace, ref.name)
   if (!service) {
@@ -213,11 +213,14 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): str
         ? `Namespace ${ref.namespace} has no Services.`
         : `Services in ${ref.namespace}: ${listing(existing.slice(0, 10))}.`
     )
-    return [
-      nearest.length > 0
-        ? `point ${ref.where} at ${oneOf(nearest)} (the nearest existing Service in ${ref.namespace}) or create Service ${ref.namespace}/${ref.name}`
-        : `create Service ${ref.namespace}/${ref.name} or correct the name in ${ref.where}`
-    ]
+    return {
+      title: `${ref.where}: Service ${ref.namespace}/${ref.name} does not exist`,
+      remedies: [
+        nearest.length > 0
+          ? `point ${ref.where} at ${oneOf(nearest)} (the nearest existing Service in ${ref.namespace}) or create Service ${ref.namespace}/${ref.name}`
+          : `create Service ${ref.namespace}/${ref.name} or correct the name in ${ref.where}`
+      ]
+    }
   }
   const ports = servicePortsOf(service)
   const described = listing(ports.map(describeServicePort))
@@ -225,15 +228,21 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): str
     evidence.push(
       `Service ${ref.namespace}/${ref.name} is of type ExternalName, which most controllers do not accept as a backend.`
     )
-    return [
-      `use a ClusterIP Service (or the controller's own external backend kind) instead of ExternalName Service ${ref.name}`
-    ]
+    return {
+      title: `${ref.where}: Service ${ref.namespace}/${ref.name} is an ExternalName Service`,
+      remedies: [
+        `use a ClusterIP Service (or the controller's own external backend kind) instead of ExternalName Service ${ref.name}`
+      ]
+    }
   }
   if (ref.port === undefined) {
     evidence.push(
       `${ref.where} (Service ${ref.namespace}/${ref.name}) has no port; the Service has ports ${described}.`
     )
-    return [`set port on ${ref.where} to one of ${described}`]
+    return {
+      title: `${ref.where} (Service ${ref.namespace}/${ref.name}) has no port`,
+      remedies: [`set port on ${ref.where} to one of ${described}`]
+    }
   }
   if (!ports.some((p) => p.port === ref.port)) {
     const target = ports.find((p) => p.targetPort === String(ref.port))
@@ -244,10 +253,13 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): str
       evidence.push(
         `${ref.port} is the targetPort of Service port ${target.port}; a backendRef takes the Service port.`
       )
-    return [`set port on ${ref.where} to ${target ? target.port : `one of ${described}`}`]
+    return {
+      title: `${ref.where}: Service ${ref.namespace}/${ref.name} has no port ${ref.port}`,
+      remedies: [`set port on ${ref.where} to ${target ? target.port : `one of ${described}`}`]
+    }
   }
   evidence.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port}.`)
-  return []
+  return { remedies: [] }
 }
 
 const CORE_BACKEND = 'a core Service (group "", kind Service)'

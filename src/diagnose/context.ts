@@ -21,4 +21,3 @@ export interface Diagnosis {
 }
 
 export type Gatherer = (context: DiagnosisContext) => Diagnosis
-

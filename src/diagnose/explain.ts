@@ -85,7 +85,8 @@ function explainParent(
   const health = parentHealth(parent.parentRef, base.world)
   const first = problems[0]
   if (first) {
-    first.evidence = unique([...(first.evidence ?? []), ...health])
+    const evidence = unique([...(first.evidence ?? []), ...health])
+    if (evidence.length > 0) first.evidence = evidence
   } else if (health.length > 0) {
     const entry = reasonEntry('ParentUnhealthy')
     problems.push({

@@ -20,11 +20,18 @@ export interface Filter {
   extensionRef?: { group: string; kind: string; name: string }
 }
 
+export interface Match {
+  field: 'path' | 'header' | 'query' | 'method' | 'gRPC method'
+  /** the match type, or the HTTP method for a method match */
+  type: string
+  /** path value, header or query parameter name, gRPC service/method */
+  value: string
+}
+
 export interface Rule {
   index: number
   filters: Filter[]
-  /** match types in use: "path PathPrefix", "header Exact", "method GET" */
-  matches: string[]
+  matches: Match[]
   backendRefs: BackendRef[]
 }
 
@@ -74,32 +81,45 @@ function readFilter(raw: unknown, where: string): Filter | undefined {
   return filter
 }
 
-function readMatches(raw: unknown): string[] {
+function readMatches(raw: unknown): Match[] {
   return (arrayField(raw, 'matches') ?? []).flatMap((match) => {
-    const found: string[] = []
-    const path = isRecord(match) ? match.path : undefined
-    if (isRecord(path))
-      found.push(
-        `path ${stringField(path, 'type') ?? 'PathPrefix'} ${stringField(path, 'value') ?? '/'}`
-      )
-    for (const header of arrayField(match, 'headers') ?? []) {
-      found.push(
-        `header ${stringField(header, 'name') ?? '?'} ${stringField(header, 'type') ?? 'Exact'}`
-      )
+    if (!isRecord(match)) return []
+    const found: Match[] = []
+    if (isRecord(match.path)) {
+      found.push({
+        field: 'path',
+        type: stringField(match.path, 'type') ?? 'PathPrefix',
+        value: stringField(match.path, 'value') ?? '/'
+      })
     }
-    for (const query of arrayField(match, 'queryParams') ?? []) {
-      found.push(
-        `query ${stringField(query, 'name') ?? '?'} ${stringField(query, 'type') ?? 'Exact'}`
-      )
+    for (const field of ['headers', 'queryParams'] as const) {
+      for (const item of arrayField(match, field) ?? []) {
+        found.push({
+          field: field === 'headers' ? 'header' : 'query',
+          type: stringField(item, 'type') ?? 'Exact',
+          value: stringField(item, 'name') ?? '?'
+        })
+      }
     }
-    const method = isRecord(match) ? match.method : undefined
-    if (typeof method === 'string') found.push(`method ${method}`)
-    if (isRecord(method))
-      found.push(
-        `gRPC method ${stringField(method, 'service') ?? '*'}/${stringField(method, 'method') ?? '*'}`
-      )
+    if (typeof match.method === 'string')
+      found.push({ field: 'method', type: match.method, value: '' })
+    if (isRecord(match.method)) {
+      const m = match.method
+      found.push({
+        field: 'gRPC method',
+        type: stringField(m, 'type') ?? 'Exact',
+        value: `${stringField(m, 'service') ?? '*'}/${stringField(m, 'method') ?? '*'}`
+      })
+    }
     return found
   })
+}
+
+/** "path PathPrefix /api", "header x-env Exact", "method GET" */
+export function describeMatch(match: Match): string {
+  if (match.field === 'path') return `path ${match.type} ${match.value}`
+  if (match.field === 'method') return `method ${match.type}`
+  return `${match.field} ${match.value} ${match.type}`
 }
 
 export function routeRules(route: RouteObject): Rule[] {

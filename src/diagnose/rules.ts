@@ -1,7 +1,7 @@
 // Evidence for rule-level reasons: the rules, matches and filters a message names, checked against
 // the values Gateway API defines (UnsupportedValue, IncompatibleFilters, Fall Back).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { routeRules, rulesNamedIn } from './route-spec.ts'
+import { describeMatch, routeRules, rulesNamedIn } from './route-spec.ts'
 import type { Rule } from './route-spec.ts'
 import { listing, quoted } from './text.ts'
 import { conditionOf } from './world.ts'
@@ -26,7 +26,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', '
 
 function describeRule(rule: Rule): string {
   const parts = [
-    rule.matches.length > 0 ? `matches ${listing(rule.matches)}` : 'no matches',
+    rule.matches.length > 0 ? `matches ${listing(rule.matches.map(describeMatch))}` : 'no matches',
     rule.filters.length > 0 ? `filters ${listing(rule.filters.map((f) => f.type))}` : 'no filters',
     `${rule.backendRefs.length} backendRef${rule.backendRefs.length === 1 ? '' : 's'}`
   ]
@@ -45,18 +45,20 @@ function unsupportedValues(
     if (filters && !filters.includes(f.type))
       found.push(`${f.where} has type ${f.type}; supported: ${listing(filters)}.`)
   }
-  for (const match of rule.matches) {
-    const [what, , type] = match.split(' ')
+  for (const { field, type } of rule.matches) {
     const ok =
-      what === 'path' ? PATH_TYPES : what === 'header' || what === 'query' ? VALUE_TYPES : undefined
-    if (ok && type !== undefined && !ok.includes(type))
+      field === 'path'
+        ? PATH_TYPES
+        : field === 'header' || field === 'query'
+          ? VALUE_TYPES
+          : undefined
+    if (ok && !ok.includes(type)) {
       found.push(
-        `Rule ${rule.index} has a ${what} match of type ${type}; supported: ${listing(ok)}.`
+        `Rule ${rule.index} has a ${field} match of type ${type}; supported: ${listing(ok)}.`
       )
-    if (what === 'method' && kind === 'HTTPRoute') {
-      const method = match.slice('method '.length)
-      if (!METHODS.includes(method))
-        found.push(`Rule ${rule.index} matches method ${method}; supported: ${listing(METHODS)}.`)
+    }
+    if (field === 'method' && kind === 'HTTPRoute' && !METHODS.includes(type)) {
+      found.push(`Rule ${rule.index} matches method ${type}; supported: ${listing(METHODS)}.`)
     }
   }
   return found
