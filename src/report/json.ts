@@ -25,8 +25,8 @@ function withoutDetail(route: RouteResult): RouteResult {
   return {
     ...omit(route, ['orphans']),
     ...(route.problems === undefined ? {} : { problems: route.problems.map(slim) }),
-    parents: route.parents.map(({ conditions: _conditions, ...parent }): ParentResult => ({
-      ...parent,
+    parents: route.parents.map((parent): ParentResult => ({
+      ...omit(parent, ['conditions']),
       problems: parent.problems.map(slim)
     }))
   }
