@@ -136,6 +136,9 @@ describe.each(MODES)('NotAllowedByListeners (%s mode)', (mode) => {
       finding('NotAllowedByListeners', mode),
       world
     )
+    expect(p?.title).toBe(
+      'Gateway infra/web: listener http does not allow this HTTPRoute from namespace shop'
+    )
     expectSays(p?.remediation, 'attach to listener "https" instead')
     expectSays(p?.remediation, 'set sectionName: https')
   })

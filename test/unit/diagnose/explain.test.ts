@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { explainRoute } from '../../../src/diagnose/explain.ts'
+import type { Condition, Finding } from '../../../src/model/types.ts'
+import {
+  MODES,
+  baseWorld,
+  ref,
+  route,
+  routeVerdict,
+  severityIn,
+  verdictIn
+} from '../../fixtures/diagnose/world.ts'
+
+describe('explainRoute', () => {
+  it('carries the Route identity, verdicts, conditions, source and orphans into the RouteResult', () => {
+    const conditions: Condition[] = [
+      { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 2, fresh: true }
+    ]
+    const orphan = {
+      parentRef: { name: 'old' },
+      controllerName: 'istio.io/gateway-controller',
+      conditions: []
+    }
+    const verdict = routeVerdict(route({}), [{ parentRef: ref('web'), conditions }], {
+      orphans: [orphan]
+    })
+    const result = explainRoute(verdict, baseWorld(), {
+      source: { file: 'deploy/route.yaml', line: 12 }
+    })
+    expect(result).toEqual({
+      kind: 'HTTPRoute',
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      namespace: 'shop',
+      name: 'storefront',
+      generation: 2,
+      verdict: 'ready',
+      source: { file: 'deploy/route.yaml', line: 12 },
+      parents: [
+        {
+          parentRef: ref('web'),
+          verdict: 'ready',
+          controllerName: 'istio.io/gateway-controller',
+          conditions,
+          problems: []
+        }
+      ],
+      orphans: [orphan]
+    })
+  })
+
+  it('keeps one problem per finding, in order, with titles on one line', () => {
+    const findings: Finding[] = [
+      {
+        condition: 'ResolvedRefs',
+        reason: 'InvalidBackendFilters',
+        severity: 'error',
+        message: 'line one\nline two',
+        controllerName: 'gateway.envoyproxy.io/gatewayclass-controller'
+      },
+      {
+        condition: 'ResolvedRefs',
+        reason: 'UnsupportedValue',
+        severity: 'error',
+        message: 'line one\nline two',
+        controllerName: 'gateway.envoyproxy.io/gatewayclass-controller'
+      }
+    ]
+    const verdict = routeVerdict(
+      route({ rules: [{ backendRefs: [{ name: 'cart', port: 8080 }] }] }),
+      [
+        {
+          parentRef: ref('web'),
+          finding: findings,
+          controllerName: 'gateway.envoyproxy.io/gatewayclass-controller'
+        }
+      ]
+    )
+    const problems =
+      explainRoute(verdict, baseWorld('eg', 'gateway.envoyproxy.io/gatewayclass-controller'))
+        .parents[0]?.problems ?? []
+    expect(problems.map((p) => p.reason)).toEqual(['InvalidBackendFilters', 'UnsupportedValue'])
+    expect(problems.every((p) => !/[\n\r]/.test(p.title) && !/[\n\r]/.test(p.remediation))).toBe(
+      true
+    )
+    expect(problems[0]?.message).toBe('line one\nline two')
+  })
+})
+
+describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
+  it('explains NoParentRefs with the Gateways that exist and a parentRefs snippet', () => {
+    const verdict = routeVerdict(route({}), [], {
+      verdict: 'failed',
+      findings: [{ reason: 'NoParentRefs', severity: 'error' }]
+    })
+    const result = explainRoute(verdict, baseWorld())
+    expect(result.problems?.[0]).toMatchObject({
+      reason: 'NoParentRefs',
+      title: 'The Route has no parentRefs, so nothing serves it'
+    })
+    expect(result.problems?.[0]?.evidence).toEqual([
+      'Gateways that exist: infra/web and infra/internal.'
+    ])
+    expect(result.problems?.[0]?.fix).toBe(
+      'spec:\n  parentRefs:\n    - name: web\n      namespace: infra\n'
+    )
+  })
+
+  it("carries the pending problems of a parent with the mode's severity, so a dump explains itself", () => {
+    const conditions: Condition[] = [
+      { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 2, fresh: true },
+      {
+        type: 'ResolvedRefs',
+        status: 'Unknown',
+        reason: 'Pending',
+        message: 'resolving',
+        observedGeneration: 2,
+        fresh: true
+      }
+    ]
+    const finding: Finding = {
+      condition: 'ResolvedRefs',
+      reason: 'ConditionUnknown',
+      severity: severityIn(mode),
+      message: 'resolving'
+    }
+    const verdict = routeVerdict(route({}), [
+      { parentRef: ref('web'), conditions, finding, verdict: verdictIn(mode) }
+    ])
+    const result = explainRoute(verdict, baseWorld())
+    const problem = result.parents[0]?.problems[0]
+    expect(result.parents[0]?.verdict).toBe(verdictIn(mode))
+    expect(problem).toMatchObject({
+      reason: 'ConditionUnknown',
+      severity: severityIn(mode),
+      title: 'A required condition is Unknown'
+    })
+    expect(problem?.evidence).toEqual([
+      'Istio (istio.io/gateway-controller) wrote: Accepted=True (Accepted); ResolvedRefs=Unknown (Pending): resolving.'
+    ])
+  })
+
+  it('explains a missing condition with what the controller did write', () => {
+    const finding: Finding = {
+      condition: 'ResolvedRefs',
+      reason: 'ConditionMissing',
+      severity: severityIn(mode)
+    }
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding,
+        conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted' }],
+        controllerName: 'konghq.com/kic-gateway-controller'
+      }
+    ])
+    const problem = explainRoute(verdict, baseWorld('kong', 'konghq.com/kic-gateway-controller'))
+      .parents[0]?.problems[0]
+    expect(problem?.remediation).toContain('drop the condition from the required list')
+    expect(problem?.evidence?.[0]).toBe(
+      'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote: Accepted=True (Accepted).'
+    )
+  })
+})

@@ -1,0 +1,327 @@
+import { describe, expect, it } from 'vitest'
+import { explainRoute } from '../../../src/diagnose/explain.ts'
+import type { Finding, ParentRef, Problem, World } from '../../../src/model/types.ts'
+import {
+  MODES,
+  baseWorld,
+  gateway,
+  gatewayClass,
+  ref,
+  route,
+  routeVerdict,
+  severityIn,
+  verdictIn
+} from '../../fixtures/diagnose/world.ts'
+import type { Mode } from '../../fixtures/diagnose/world.ts'
+
+function noStatus(mode: Mode): Finding {
+  return { reason: 'NoStatus', severity: severityIn(mode) }
+}
+
+function problemFor(
+  parentRef: ParentRef,
+  finding: Finding,
+  world: World,
+  mode: Mode,
+  extra: { otherControllers?: { controllerName: string; conditions: [] }[] } = {}
+): Problem | undefined {
+  const verdict = routeVerdict(route({}), [
+    { parentRef, finding, controllerName: null, verdict: verdictIn(mode), ...extra }
+  ])
+  return explainRoute(verdict, world).parents[0]?.problems[0]
+}
+
+const PENDING_STATUS = {
+  conditions: [
+    {
+      type: 'Accepted',
+      status: 'Unknown',
+      reason: 'Pending',
+      message: 'Waiting for controller',
+      lastTransitionTime: '1970-01-01T00:00:00Z'
+    },
+    {
+      type: 'Programmed',
+      status: 'Unknown',
+      reason: 'Pending',
+      message: 'Waiting for controller',
+      lastTransitionTime: '1970-01-01T00:00:00Z'
+    }
+  ]
+}
+
+describe.each(MODES)('NoStatus (%s mode)', (mode) => {
+  it('says the Gateway does not exist and gives the nearest names and other namespaces', () => {
+    const world = baseWorld()
+    world.gateways.push(gateway('edge', 'webb', 'istio', []))
+    const p = problemFor(ref('webb'), noStatus(mode), world, mode)
+    expect(p?.severity).toBe(severityIn(mode))
+    expect(p?.standard).toBeUndefined()
+    expect(p?.title).toBe('Gateway infra/webb named by the parentRef does not exist')
+    expect(p?.evidence).toEqual([
+      'Gateway infra/webb does not exist.',
+      'Gateways in namespace infra: web and internal.',
+      'A Gateway named webb exists in namespace edge.'
+    ])
+    expect(p?.remediation).toBe(
+      'Set the parentRef namespace to "edge", or set the parentRef name to "web" (the nearest existing name), or create Gateway infra/webb.'
+    )
+  })
+
+  it('says the GatewayClass does not exist', () => {
+    const world = baseWorld()
+    world.gateways = [gateway('infra', 'web', 'istoi', [])]
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.title).toBe('GatewayClass istoi of Gateway infra/web does not exist')
+    expect(p?.remediation).toContain('Set spec.gatewayClassName of Gateway infra/web to "istio"')
+  })
+
+  it('says no controller accepted the class and none wrote Gateway status', () => {
+    const world = baseWorld()
+    world.gatewayClasses = [
+      gatewayClass('istio', 'istio.io/gateway-controller', {
+        conditions: [
+          {
+            type: 'Accepted',
+            status: 'Unknown',
+            reason: 'Pending',
+            message: 'Waiting for controller'
+          }
+        ]
+      })
+    ]
+    world.gateways = [gateway('infra', 'web', 'istio', [], PENDING_STATUS)]
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.title).toBe(
+      'No controller has accepted GatewayClass istio (istio.io/gateway-controller)'
+    )
+    expect(p?.evidence).toContain('No controller has written status on Gateway infra/web either.')
+    expect(p?.remediation).toContain('install or start Istio (istio.io/gateway-controller)')
+  })
+
+  it('reports a class its controller rejected', () => {
+    const world = baseWorld()
+    world.gatewayClasses = [
+      gatewayClass('istio', 'istio.io/gateway-controller', {
+        conditions: [
+          {
+            type: 'Accepted',
+            status: 'False',
+            reason: 'InvalidParameters',
+            message: 'parametersRef not found'
+          }
+        ]
+      })
+    ]
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.title).toBe('GatewayClass istio is not Accepted by istio.io/gateway-controller')
+    expect(p?.evidence).toContain(
+      'GatewayClass istio is not Accepted: Accepted=False (InvalidParameters): parametersRef not found.'
+    )
+  })
+
+  it('says the controller serves the Gateway but wrote nothing for the Route, and names other controllers', () => {
+    const p = problemFor(ref('web'), noStatus(mode), baseWorld(), mode, {
+      otherControllers: [{ controllerName: 'kuadrant.io/policy-controller', conditions: [] }]
+    })
+    expect(p?.title).toBe(
+      'Istio (istio.io/gateway-controller) wrote no status for this HTTPRoute on Gateway infra/web'
+    )
+    expect(p?.evidence).toContain('GatewayClass istio is Accepted by istio.io/gateway-controller.')
+    expect(p?.evidence).toContain(
+      'Kuadrant (policy controller) (kuadrant.io/policy-controller) wrote an entry for this parentRef, but it does not own the parent.'
+    )
+  })
+
+  it('catches a Service parent without group: ""', () => {
+    const parentRef: ParentRef = {
+      group: 'gateway.networking.k8s.io',
+      kind: 'Service',
+      namespace: 'shop',
+      name: 'cart'
+    }
+    const p = problemFor(parentRef, noStatus(mode), baseWorld(), mode)
+    expect(p?.title).toBe('parentRef to Service shop/cart lacks group: ""')
+    expect(p?.fix).toContain('- group: ""')
+  })
+
+  it('asks for a mesh when a core Service parent has no status', () => {
+    const parentRef: ParentRef = { group: '', kind: 'Service', namespace: 'shop', name: 'cart' }
+    const p = problemFor(parentRef, noStatus(mode), baseWorld(), mode)
+    expect(p?.evidence).toContain('Service shop/cart exists.')
+    expect(p?.remediation).toContain('mesh')
+  })
+
+  it('says Gateways could not be read and carries on', () => {
+    const world = {
+      ...baseWorld(),
+      gateways: [],
+      unreadable: ['gateways in namespace infra: forbidden (list)']
+    }
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.evidence).toEqual([
+      'Could not read gateways in namespace infra: forbidden (list).',
+      'Whether Gateway infra/web exists could not be checked.'
+    ])
+    expect(p?.title).toBe('No controller has written status for this parentRef')
+  })
+})
+
+describe.each(MODES)('StaleStatus (%s mode)', (mode) => {
+  it('compares generation with observedGeneration and says for how long', () => {
+    const finding: Finding = {
+      condition: 'Accepted',
+      reason: 'StaleStatus',
+      severity: severityIn(mode),
+      controllerName: 'projectcontour.io/gateway-controller',
+      generation: 5,
+      observedGeneration: 3,
+      lastTransitionTime: '2025-03-01T10:00:00Z'
+    }
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding,
+        controllerName: 'projectcontour.io/gateway-controller',
+        verdict: verdictIn(mode)
+      }
+    ])
+    const p = explainRoute(verdict, baseWorld('contour', 'projectcontour.io/gateway-controller'), {
+      now: new Date('2025-03-01T10:42:00Z')
+    }).parents[0]?.problems[0]
+    expect(p?.title).toBe('Status is 2 generations behind the Route (observed 3, current 5)')
+    expect(p?.evidence).toEqual([
+      'Accepted was written for generation 3; the Route is at generation 5.',
+      'Accepted last changed at 2025-03-01T10:00:00Z (42m ago).'
+    ])
+    expect(p?.remediation).toContain(
+      'Contour (projectcontour.io/gateway-controller) has not processed the current spec for at least 42m: it is lagging or stopped.'
+    )
+  })
+
+  it('leaves the duration out without a clock', () => {
+    const finding: Finding = {
+      condition: 'Accepted',
+      reason: 'StaleStatus',
+      severity: severityIn(mode),
+      generation: 2,
+      observedGeneration: 1,
+      lastTransitionTime: '2025-03-01T10:00:00Z'
+    }
+    const p = explainRoute(
+      routeVerdict(route({}), [{ parentRef: ref('web'), finding }]),
+      baseWorld()
+    ).parents[0]?.problems[0]
+    expect(p?.evidence).toContain('Accepted last changed at 2025-03-01T10:00:00Z.')
+    expect(p?.remediation).not.toContain('for at least')
+  })
+})
+
+describe.each(MODES)('parent health as context (%s mode)', (mode) => {
+  const unhealthy = (): World => {
+    const world = baseWorld()
+    world.gateways = [
+      gateway(
+        'infra',
+        'web',
+        'istio',
+        [
+          { name: 'http', port: 80, protocol: 'HTTP' },
+          { name: 'http-alt', port: 80, protocol: 'HTTP' }
+        ],
+        {
+          conditions: [
+            {
+              type: 'Accepted',
+              status: 'True',
+              reason: 'ListenersNotValid',
+              observedGeneration: 1
+            },
+            {
+              type: 'Programmed',
+              status: 'False',
+              reason: 'Invalid',
+              message: 'Envoy replicas unavailable',
+              observedGeneration: 1
+            }
+          ],
+          listeners: [
+            {
+              name: 'http',
+              attachedRoutes: 1,
+              conditions: [
+                {
+                  type: 'Conflicted',
+                  status: 'True',
+                  reason: 'HostnameConflict',
+                  message: 'All listeners for a given port must use a unique hostname'
+                }
+              ]
+            },
+            {
+              name: 'http-alt',
+              attachedRoutes: 0,
+              conditions: [
+                {
+                  type: 'Accepted',
+                  status: 'False',
+                  reason: 'PortUnavailable',
+                  message: 'Cannot find entryPoint for Gateway: no matching entryPoint for port 80'
+                }
+              ]
+            }
+          ]
+        }
+      )
+    ]
+    world.gatewayClasses = [
+      gatewayClass('istio', 'istio.io/gateway-controller', {
+        conditions: [
+          {
+            type: 'Accepted',
+            status: 'False',
+            reason: 'UnsupportedVersion',
+            message: 'bundle v0.8 unsupported'
+          }
+        ]
+      })
+    ]
+    return world
+  }
+
+  it('adds a warning on a parent that looks fine when its Gateway, listeners or class are not', () => {
+    const result = explainRoute(routeVerdict(route({}), [{ parentRef: ref('web') }]), unhealthy())
+    const [problem] = result.parents[0]?.problems ?? []
+    expect(problem?.reason).toBe('ParentUnhealthy')
+    expect(problem?.severity).toBe('warning')
+    expect(problem?.evidence).toEqual([
+      'Gateway infra/web is not Programmed: Programmed=False (Invalid): Envoy replicas unavailable.',
+      'Listener http of Gateway infra/web is Conflicted: Conflicted=True (HostnameConflict): All listeners for a given port must use a unique hostname.',
+      'Listener http-alt of Gateway infra/web is not Accepted: Accepted=False (PortUnavailable): Cannot find entryPoint for Gateway: no matching entryPoint for port 80.',
+      'GatewayClass istio is not Accepted: Accepted=False (UnsupportedVersion): bundle v0.8 unsupported.'
+    ])
+  })
+
+  it('appends the same facts to the first problem of a failing parent, and only for the listeners it selects', () => {
+    const finding: Finding = {
+      condition: 'ResolvedRefs',
+      reason: 'BackendNotFound',
+      severity: severityIn(mode)
+    }
+    const result = explainRoute(
+      routeVerdict(route({}), [{ parentRef: ref('web', { sectionName: 'http-alt' }), finding }]),
+      unhealthy()
+    )
+    const problems = result.parents[0]?.problems ?? []
+    expect(problems).toHaveLength(1)
+    expect(problems[0]?.evidence).toContain(
+      'Gateway infra/web is not Programmed: Programmed=False (Invalid): Envoy replicas unavailable.'
+    )
+    expect(problems[0]?.evidence?.join(' ')).not.toContain('Listener http of')
+  })
+
+  it('adds nothing to a healthy ready parent', () => {
+    const result = explainRoute(routeVerdict(route({}), [{ parentRef: ref('web') }]), baseWorld())
+    expect(result.parents[0]?.problems).toEqual([])
+  })
+})
