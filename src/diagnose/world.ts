@@ -54,11 +54,16 @@ const LABELS: Record<Resource, string> = {
   referencegrants: 'ReferenceGrants'
 }
 
-/** `unreadable` entries look like "services in namespace shop: forbidden (list)" or "services: forbidden". */
+/**
+ * `unreadable` entries look like "services in namespace shop: forbidden (list)",
+ * "gateways in all namespaces: forbidden (list)" or "namespace shop: forbidden (get)".
+ */
 function unreadableEntries(world: World, resource: Resource, namespace?: string): string[] {
+  const singular = `${resource.slice(0, -1)} `
   return world.unreadable.filter((entry) => {
     const head = entry.toLowerCase().split(':')[0] ?? ''
-    if (!head.startsWith(resource) || head.startsWith(`${resource}.`)) return false
+    const plural = head === resource || head.startsWith(`${resource} `)
+    if (!plural && !head.startsWith(singular)) return false
     const scoped = /\bin namespace ([^\s:]+)/.exec(head)
     return !scoped || namespace === undefined || scoped[1] === namespace.toLowerCase()
   })

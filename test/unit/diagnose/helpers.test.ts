@@ -10,6 +10,8 @@ import { rulesNamedIn } from '../../../src/diagnose/route-spec.ts'
 import { checkSelector } from '../../../src/diagnose/selectors.ts'
 import { formatDuration } from '../../../src/diagnose/text.ts'
 import { yamlScalar } from '../../../src/diagnose/yaml.ts'
+import { blindSpots } from '../../../src/diagnose/world.ts'
+import type { World } from '../../../src/model/types.ts'
 
 describe('hostname intersection', () => {
   it.each([
@@ -93,5 +95,45 @@ describe('small readers', () => {
     expect(yamlScalar('shop')).toBe('shop')
     expect(yamlScalar('true')).toBe('"true"')
     expect(yamlScalar('a: b')).toBe('"a: b"')
+  })
+})
+
+describe('blind spots', () => {
+  const world = (unreadable: string[], partial = false): World => ({
+    gatewayClasses: [],
+    gateways: [],
+    namespaces: [],
+    services: [],
+    referenceGrants: [],
+    unreadable,
+    ...(partial ? { partial } : {})
+  })
+
+  it('matches unreadable entries by resource and namespace, as the cluster layer words them', () => {
+    const w = world([
+      'services in namespace shop: forbidden (list)',
+      'gateways in all namespaces: forbidden (list)',
+      'gatewayclasses: forbidden (list)'
+    ])
+    expect(blindSpots(w, 'services', 'shop')).toEqual([
+      'Could not read services in namespace shop: forbidden (list).'
+    ])
+    expect(blindSpots(w, 'services', 'payments')).toEqual([])
+    expect(blindSpots(w, 'gateways', 'infra')).toEqual([
+      'Could not read gateways in all namespaces: forbidden (list).'
+    ])
+    expect(blindSpots(w, 'gatewayclasses')).toEqual([
+      'Could not read gatewayclasses: forbidden (list).'
+    ])
+    expect(blindSpots(world(['namespace shop: forbidden (get)']), 'namespaces')).toEqual([
+      'Could not read namespace shop: forbidden (get).'
+    ])
+  })
+
+  it('says a kind is missing from a partial source', () => {
+    expect(blindSpots(world([], true), 'referencegrants')).toEqual([
+      'The source holds no ReferenceGrants, so they could not be checked.'
+    ])
+    expect(blindSpots(world([]), 'referencegrants')).toEqual([])
   })
 })

@@ -144,14 +144,18 @@ describe.each(MODES)('NotAllowedByListeners (%s mode)', (mode) => {
   })
 
   it('says when the namespace labels could not be read', () => {
-    const world = { ...baseWorld(), namespaces: [], unreadable: ['namespaces: forbidden (list)'] }
+    const world = {
+      ...baseWorld(),
+      namespaces: [],
+      unreadable: ['namespace shop: forbidden (get)']
+    }
     const p = problemFor(
       route({}),
       ref('web', { sectionName: 'https' }),
       finding('NotAllowedByListeners', mode),
       world
     )
-    expect(p?.evidence).toContain('Could not read namespaces: forbidden (list).')
+    expect(p?.evidence).toContain('Could not read namespace shop: forbidden (get).')
     expect(p?.evidence?.[0]).toContain('the labels of namespace shop could not be read')
   })
 })
