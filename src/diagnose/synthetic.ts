@@ -38,15 +38,24 @@ export function explainStaleStatus(context: DiagnosisContext): Diagnosis {
 }
 
 export function explainConditionGap(context: DiagnosisContext): Diagnosis {
+  const { finding } = context
   const conditions = context.parent?.conditions ?? []
-  const who = controllerLabel(context.finding.controllerName ?? context.parent?.controllerName)
-  return {
+  const who = controllerLabel(finding.controllerName ?? context.parent?.controllerName)
+  const diagnosis: Diagnosis = {
     evidence: [
       conditions.length === 0
         ? `${who} wrote an entry for this parent with no conditions.`
         : `${who} wrote: ${conditions.map(describeCondition).join('; ')}.`
     ]
   }
+  if (finding.reason === 'ConditionMissing' && finding.condition) {
+    diagnosis.title = `${who} wrote no ${finding.condition} condition`
+  }
+  if (finding.reason === 'ConditionUnknown' && finding.condition) {
+    const reason = finding.conditionReason ? ` (${finding.conditionReason})` : ''
+    diagnosis.title = `${finding.condition} is Unknown${reason}: ${who} has not decided yet`
+  }
+  return diagnosis
 }
 
 export function explainNoParentRefs(context: DiagnosisContext): Diagnosis {

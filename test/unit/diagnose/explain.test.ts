@@ -121,7 +121,8 @@ describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
       condition: 'ResolvedRefs',
       reason: 'ConditionUnknown',
       severity: severityIn(mode),
-      message: 'resolving'
+      message: 'resolving',
+      conditionReason: 'Pending'
     }
     const verdict = routeVerdict(route({}), [
       { parentRef: ref('web'), conditions, finding, verdict: verdictIn(mode) }
@@ -132,7 +133,8 @@ describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
     expect(problem).toMatchObject({
       reason: 'ConditionUnknown',
       severity: severityIn(mode),
-      title: 'A required condition is Unknown'
+      title:
+        'ResolvedRefs is Unknown (Pending): Istio (istio.io/gateway-controller) has not decided yet'
     })
     expect(problem?.evidence).toEqual([
       'Istio (istio.io/gateway-controller) wrote: Accepted=True (Accepted); ResolvedRefs=Unknown (Pending): resolving.'
@@ -156,6 +158,9 @@ describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
     const problem = explainRoute(verdict, baseWorld('kong', 'konghq.com/kic-gateway-controller'))
       .parents[0]?.problems[0]
     expect(problem?.remediation).toContain('drop the condition from the required list')
+    expect(problem?.title).toBe(
+      'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote no ResolvedRefs condition'
+    )
     expect(problem?.evidence?.[0]).toBe(
       'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote: Accepted=True (Accepted).'
     )
