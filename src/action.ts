@@ -74,6 +74,8 @@ async function writeSummary(markdown: string): Promise<void> {
     await core.summary.addRaw(markdown).write()
   } catch (error) {
     // local runs and old GHES have no GITHUB_STEP_SUMMARY; the verdict must not depend on it
-    core.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`)
+    core.warning(
+      `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`
+    )
   }
 }

@@ -57,7 +57,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     if (settings.dryRun) return dryRunReport(applied.length, docs.length, started, deps)
     for (const { doc, object } of applied) {
       if (!isRouteObject(object)) continue
-      const key = { kind: object.kind, namespace: object.metadata.namespace, name: object.metadata.name }
+      const key = {
+        kind: object.kind,
+        namespace: object.metadata.namespace,
+        name: object.metadata.name
+      }
       names.push(key)
       sources.set(keyOf(key), { file: doc.file, line: doc.line })
     }
@@ -120,7 +124,10 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         {
           onList(kind, namespace, listed) {
             for (const [key, route] of routes) {
-              if (route.kind === kind && (namespace === null || route.metadata.namespace === namespace)) {
+              if (
+                route.kind === kind &&
+                (namespace === null || route.metadata.namespace === namespace)
+              ) {
                 routes.delete(key)
                 verdicts.delete(key)
               }
@@ -164,7 +171,9 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     const deadlineCheck = setTimeout(
       () => {
         if (fault !== undefined && !settled) {
-          finish(new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`))
+          finish(
+            new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`)
+          )
         }
       },
       Math.max(0, deadline - deps.now() - 1)
@@ -223,7 +232,10 @@ async function applyManifests(
 ): Promise<Awaited<ReturnType<ClusterClient['apply']>>['applied']> {
   const verb = settings.dryRun ? 'Validating (server-side dry-run)' : 'Applying (server-side apply)'
   deps.log(`${verb} ${docs.length} documents on ${deps.cluster.description}`)
-  const { applied } = await deps.cluster.apply(docs, { dryRun: settings.dryRun })
+  const { applied } = await deps.cluster.apply(docs, {
+    dryRun: settings.dryRun,
+    namespace: settings.namespace
+  })
   return applied
 }
 
@@ -271,7 +283,10 @@ function requireServed(kinds: RouteKind[], served: Map<RouteKind, string>, byNam
   }
 }
 
-function overall(keys: string[], verdicts: Map<string, RouteVerdict>): 'ready' | 'failed' | 'pending' {
+function overall(
+  keys: string[],
+  verdicts: Map<string, RouteVerdict>
+): 'ready' | 'failed' | 'pending' {
   if (keys.length === 0) return 'pending'
   let pending = false
   for (const key of keys) {

@@ -138,7 +138,8 @@ export type InputReader = (name: string) => string | undefined
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
-const CONDITION_TYPE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/
+const CONDITION_TYPE =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/
 const DURATION_PART = /(\d+)(ms|h|m|s)/g
 const DURATION = /^(\d+(ms|h|m|s))+$/
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 }

@@ -26,7 +26,9 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
         if (MANIFEST_EXTENSIONS.has(path.extname(f))) inDir.push(path.join(absolute, f))
       }
       if (inDir.length === 0) {
-        throw new InputError(`manifests entry "${entry}": the directory has no .yaml, .yml or .json file`)
+        throw new InputError(
+          `manifests entry "${entry}": the directory has no .yaml, .yml or .json file`
+        )
       }
       files.push(...inDir.sort())
     } else if (info?.isFile()) {
@@ -44,7 +46,8 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
 /** Reads and parses every document of every file; a bad document anywhere is an InputError. */
 export async function loadManifests(files: string[], cwd: string): Promise<ManifestDocument[]> {
   const docs: ManifestDocument[] = []
-  for (const file of files) docs.push(...parseManifestText(await readText(file), displayPath(file, cwd)))
+  for (const file of files)
+    docs.push(...parseManifestText(await readText(file), displayPath(file, cwd)))
   rejectDuplicates(docs)
   return docs
 }
@@ -91,7 +94,12 @@ export function parseManifestText(text: string, file: string): ManifestDocument[
     if (value === null || value === undefined) return
     const line = lineOf(doc.contents, lineCounter)
     for (const item of flattenList(value, doc, where, lineCounter)) {
-      out.push({ file, index, line: item.line ?? line, object: checkObject(item.value, item.where) })
+      out.push({
+        file,
+        index,
+        line: item.line ?? line,
+        object: checkObject(item.value, item.where)
+      })
     }
   })
   if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
@@ -120,7 +128,11 @@ interface Item {
 
 function flattenList(value: unknown, doc: Document, where: string, lc: LineCounter): Item[] {
   const object = value as { kind?: unknown; items?: unknown }
-  if (typeof object !== 'object' || typeof object.kind !== 'string' || !object.kind.endsWith('List')) {
+  if (
+    typeof object !== 'object' ||
+    typeof object.kind !== 'string' ||
+    !object.kind.endsWith('List')
+  ) {
     return [{ value, where }]
   }
   if (!Array.isArray(object.items)) {

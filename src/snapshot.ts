@@ -22,6 +22,8 @@ const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial'>> =
 export interface DumpContents {
   routes: { route: RouteObject; doc: ManifestDocument }[]
   world: World
+  /** world kinds the dump holds none of */
+  missing: string[]
 }
 
 /** Sorts a dump's documents into Routes in scope and the World around them; other kinds are ignored. */
@@ -47,7 +49,7 @@ export function splitDump(docs: ManifestDocument[], settings: Settings): DumpCon
   }
   const missing = Object.keys(WORLD_KINDS).filter((k) => world[WORLD_KINDS[k]!].length === 0)
   if (missing.length > 0) world.partial = true
-  return { routes, world }
+  return { routes, world, missing }
 }
 
 function withNamespace(route: RouteObject, fallback: string): RouteObject {
@@ -94,7 +96,7 @@ export async function runSnapshot(settings: Settings, cwd: string, now: Date): P
   const file = settings.fromFile
   if (file === undefined) throw new InputError('from-file is required for a snapshot')
   const docs = await loadManifests(await expandManifestPaths([file], cwd), cwd)
-  const { routes, world } = splitDump(docs, settings)
+  const { routes, world, missing } = splitDump(docs, settings)
   if (routes.length === 0) {
     throw new InputError(
       `${file}: no ${settings.kinds.join('/')} in scope (the dump holds ${describeKinds(docs)})`
@@ -107,9 +109,9 @@ export async function runSnapshot(settings: Settings, cwd: string, now: Date): P
     verdict.notes.forEach((n) => notes.add(n))
     return explainRoute(verdict, world, { source: { file: doc.file, line: doc.line }, now })
   })
-  if (world.partial) {
+  if (missing.length > 0) {
     notes.add(
-      'The dump lacks some of GatewayClasses, Gateways, Namespaces, Services or ReferenceGrants: diagnosis is limited to what it holds.'
+      `The dump holds no ${missing.join(', ')}: diagnosis that needs them is limited (dump them too with kubectl get … -A -o yaml).`
     )
   }
   return buildReport({

@@ -2,7 +2,7 @@
 // the server accepts all of them are they applied for real, so a bad document applies nothing.
 import { InputError } from '../errors.ts'
 import type { KubeObject } from '../model/types.ts'
-import type { ApplyResult, ManifestDocument } from './types.ts'
+import type { ApplyOptions, ApplyResult, ManifestDocument } from './types.ts'
 import { groupVersionPath, type ResourceInfo } from './discovery.ts'
 import { describeFault, toClusterError } from './errors.ts'
 import { withRetry } from './retry.ts'
@@ -45,7 +45,11 @@ export function stripServerFields(object: KubeObject): Record<string, unknown> {
   return { ...body, metadata }
 }
 
-async function resolveTarget(session: Session, doc: ManifestDocument): Promise<ApplyTarget> {
+async function resolveTarget(
+  session: Session,
+  doc: ManifestDocument,
+  defaultNamespace: string
+): Promise<ApplyTarget> {
   const { apiVersion, kind, metadata } = doc.object
   if (!apiVersion || !kind) {
     throw new InputError(`${documentLabel(doc)}: apiVersion and kind are required`)
@@ -59,7 +63,7 @@ async function resolveTarget(session: Session, doc: ManifestDocument): Promise<A
       `${documentLabel(doc)}: ${session.description} does not serve kind ${kind} in ${apiVersion} (is its CRD installed?)`
     )
   }
-  const namespace = resource.namespaced ? metadata.namespace || session.defaultNamespace : undefined
+  const namespace = resource.namespaced ? metadata.namespace || defaultNamespace : undefined
   return { doc, resource, namespace, name: metadata.name, body: stripServerFields(doc.object) }
 }
 
@@ -100,10 +104,11 @@ async function serverSideApply(
 export async function applyDocuments(
   session: Session,
   docs: ManifestDocument[],
-  options: { dryRun: boolean }
+  options: ApplyOptions
 ): Promise<ApplyResult> {
   const targets: ApplyTarget[] = []
-  for (const doc of docs) targets.push(await resolveTarget(session, doc))
+  const defaultNamespace = options.namespace ?? session.defaultNamespace
+  for (const doc of docs) targets.push(await resolveTarget(session, doc, defaultNamespace))
   const checked: ApplyResult['applied'] = []
   for (const target of targets) {
     checked.push({ doc: target.doc, object: await serverSideApply(session, target, true) })

@@ -3,6 +3,7 @@ import { ApiException } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
 import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../model/types.ts'
 import type {
+  ApplyOptions,
   ApplyResult,
   ClusterClient,
   ManifestDocument,
@@ -37,7 +38,7 @@ export class KubeClusterClient implements ClusterClient {
     return versions
   }
 
-  apply(docs: ManifestDocument[], options: { dryRun: boolean }): Promise<ApplyResult> {
+  apply(docs: ManifestDocument[], options: ApplyOptions): Promise<ApplyResult> {
     return applyDocuments(this.session, docs, options)
   }
 

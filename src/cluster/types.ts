@@ -44,6 +44,11 @@ export interface ApplyResult {
   applied: { doc: ManifestDocument; object: KubeObject }[]
 }
 
+export interface ApplyOptions {
+  dryRun: boolean
+  namespace?: string
+}
+
 export interface ClusterClient {
   /** "https://host:port (context name)" for messages */
   readonly description: string
@@ -51,8 +56,11 @@ export interface ClusterClient {
   readonly namespace: string
   /** the served apiVersion ("gateway.networking.k8s.io/v1") of each Route kind; kinds not served are absent */
   routeVersions(): Promise<Map<RouteKind, string>>
-  /** server-side dry-run of every document first; only when all pass, server-side apply (field manager route-gate) */
-  apply(docs: ManifestDocument[], options: { dryRun: boolean }): Promise<ApplyResult>
+  /**
+   * Server-side dry-run of every document first; only when all pass, server-side apply (field manager
+   * route-gate). Namespaced documents without a namespace go to `namespace`, else the context's.
+   */
+  apply(docs: ManifestDocument[], options: ApplyOptions): Promise<ApplyResult>
   /** fails with ClusterError when a namespace does not exist */
   checkNamespaces(namespaces: string[]): Promise<void>
   listRoutes(scope: RouteScope): Promise<RouteObject[]>

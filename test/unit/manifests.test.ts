@@ -71,10 +71,22 @@ items:
     ['# only a comment\n---\n', 'empty.yaml: no documents (only comments or separators)'],
     ['kind: [unclosed\n', /^empty\.yaml document 1 \(line \d+\): invalid YAML/],
     ['- a\n- b\n', 'empty.yaml document 1: a Kubernetes object must be a mapping, got a list'],
-    ['apiVersion: v1\nmetadata: {name: x}\n', 'empty.yaml document 1: field "kind" is missing or not a string'],
-    ['apiVersion: v1\nkind: Service\n', 'empty.yaml document 1: field "metadata" is missing or not a mapping'],
-    ['apiVersion: v1\nkind: Service\nmetadata: {namespace: a}\n', 'empty.yaml document 1: field "metadata.name" is missing or not a string'],
-    ['apiVersion: v1\nkind: Service\nmetadata: {name: a, name: b}\n', /^empty\.yaml document 1 \(line 3\): invalid YAML: Map keys must be unique/],
+    [
+      'apiVersion: v1\nmetadata: {name: x}\n',
+      'empty.yaml document 1: field "kind" is missing or not a string'
+    ],
+    [
+      'apiVersion: v1\nkind: Service\n',
+      'empty.yaml document 1: field "metadata" is missing or not a mapping'
+    ],
+    [
+      'apiVersion: v1\nkind: Service\nmetadata: {namespace: a}\n',
+      'empty.yaml document 1: field "metadata.name" is missing or not a string'
+    ],
+    [
+      'apiVersion: v1\nkind: Service\nmetadata: {name: a, name: b}\n',
+      /^empty\.yaml document 1 \(line 3\): invalid YAML: Map keys must be unique/
+    ],
     [
       route('x') + 'status:\n  parents: oops\n',
       'empty.yaml document 1 (HTTPRoute x): field "status.parents" must be a list'
