@@ -130,6 +130,10 @@ function contourArgs(configFile: string, kubeconfig: string, ports: ContourPorts
     `--kubeconfig=${kubeconfig}`,
     '--insecure',
     '--disable-leader-election',
+    // Contour rewrites every TCPRoute's status on each DAG rebuild; at client-go's default 5 QPS the
+    // Routes that accumulate over a run (namespaces are never reclaimed) delay new status by seconds
+    '--kubernetes-client-qps=200',
+    '--kubernetes-client-burst=400',
     '--xds-address=127.0.0.1',
     `--xds-port=${ports.xds}`,
     '--http-address=127.0.0.1',

@@ -1,6 +1,9 @@
 // Helpers for integration tests against the real control plane that test/cluster/global-setup.ts
 // brings up. A bare apiserver has no namespace controller, so namespaces are unique per test and are
-// never waited on for deletion.
+// never waited on for deletion, and Routes from earlier tests and runs stay on the Gateway. Contour
+// rejects an HTTPRoute whose hostname and match equal an older one's (Accepted=False,
+// RuleMatchConflict), so every HTTPRoute/GRPCRoute on the Contour Gateway needs a hostname of its own:
+// use testHostname().
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
@@ -96,6 +99,11 @@ export async function applyYaml(text: string, namespace: string): Promise<Kubern
     )
   }
   return applied
+}
+
+/** A hostname no other test uses, e.g. `web.harness-1a2b3c4d.example.com` (see the note above). */
+export function testHostname(namespace: string, label = 'app'): string {
+  return `${label}.${namespace}.example.com`
 }
 
 export interface ServicePort {

@@ -8,13 +8,14 @@ import {
   gatewayParentRef,
   getRoute,
   parentCondition,
+  testHostname,
   testNamespace,
   waitForRouteCondition,
   writeRouteStatus
 } from '../helpers/cluster.ts'
 import type { RouteRead } from '../helpers/cluster.ts'
 
-function httpRoute(name: string, backend: string): string {
+function httpRoute(name: string, backend: string, hostname: string, sectionName = 'http'): string {
   const { namespace, name: gateway } = clusterEnv().gateway
   return `
 apiVersion: gateway.networking.k8s.io/v1
@@ -25,7 +26,8 @@ spec:
   parentRefs:
     - name: ${gateway}
       namespace: ${namespace}
-  hostnames: [shop.example.com]
+      sectionName: ${sectionName}
+  hostnames: [${hostname}]
   rules:
     - backendRefs:
         - name: ${backend}
@@ -46,7 +48,7 @@ describe('test cluster harness', () => {
   it('Contour accepts an HTTPRoute whose backend Service exists', async () => {
     const ns = await testNamespace('harness')
     await createService(ns, 'web', [8080])
-    await applyYaml(httpRoute('web', 'web'), ns)
+    await applyYaml(httpRoute('web', 'web', testHostname(ns)), ns)
 
     const route = await waitForRouteCondition('HTTPRoute', ns, 'web', (r) =>
       [isFresh('Accepted', 'True'), isFresh('ResolvedRefs', 'True')].every((p) => p(r))
@@ -60,7 +62,7 @@ describe('test cluster harness', () => {
 
   it('Contour reports ResolvedRefs=False/BackendNotFound for a missing Service', async () => {
     const ns = await testNamespace('harness')
-    await applyYaml(httpRoute('broken', 'missing'), ns)
+    await applyYaml(httpRoute('broken', 'missing', testHostname(ns)), ns)
 
     const route = await waitForRouteCondition(
       'HTTPRoute',
@@ -70,6 +72,58 @@ describe('test cluster harness', () => {
     )
 
     expect(parentCondition(route, 'contour', 'ResolvedRefs')?.reason).toBe('BackendNotFound')
+  })
+
+  it('Contour accepts TCPRoute and TLSRoute on their listeners', async () => {
+    const ns = await testNamespace('harness')
+    const { namespace, name: gateway } = clusterEnv().gateway
+    await createService(ns, 'db', [5432])
+    await applyYaml(
+      `
+apiVersion: gateway.networking.k8s.io/v1
+kind: TCPRoute
+metadata:
+  name: db
+spec:
+  parentRefs: [{ name: ${gateway}, namespace: ${namespace}, sectionName: tcp }]
+  rules:
+    - backendRefs: [{ name: db, port: 5432 }]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: TLSRoute
+metadata:
+  name: db-tls
+spec:
+  parentRefs: [{ name: ${gateway}, namespace: ${namespace}, sectionName: tls }]
+  hostnames: [${testHostname(ns, 'db')}]
+  rules:
+    - backendRefs: [{ name: db, port: 5432 }]
+`,
+      ns
+    )
+
+    for (const [kind, name] of [
+      ['TCPRoute', 'db'],
+      ['TLSRoute', 'db-tls']
+    ] as const) {
+      const route = await waitForRouteCondition(kind, ns, name, isFresh('Accepted', 'True'))
+      expect(parentCondition(route, gateway, 'ResolvedRefs')?.status).toBe('True')
+    }
+  })
+
+  it('the same-ns listener refuses Routes from other namespaces (NotAllowedByListeners)', async () => {
+    const ns = await testNamespace('harness')
+    await createService(ns, 'web', [8080])
+    await applyYaml(httpRoute('outsider', 'web', 'same.example.com', 'same-ns'), ns)
+
+    const route = await waitForRouteCondition(
+      'HTTPRoute',
+      ns,
+      'outsider',
+      isFresh('Accepted', 'False')
+    )
+
+    expect(parentCondition(route, 'contour', 'Accepted')?.reason).toBe('NotAllowedByListeners')
   })
 
   it('writeRouteStatus round-trips a comma-joined reason without bumping generation', async () => {
@@ -128,10 +182,10 @@ spec:
   it('a spec change bumps generation and Contour catches up with it', async () => {
     const ns = await testNamespace('harness')
     await createService(ns, 'web', [8080])
-    await applyYaml(httpRoute('gen', 'web'), ns)
+    await applyYaml(httpRoute('gen', 'web', testHostname(ns)), ns)
     const first = await getRoute('HTTPRoute', ns, 'gen')
 
-    await applyYaml(httpRoute('gen', 'web').replace('shop.example.com', 'shop2.example.com'), ns)
+    await applyYaml(httpRoute('gen', 'web', testHostname(ns, 'changed')), ns)
 
     const second = await getRoute('HTTPRoute', ns, 'gen')
     expect(second.metadata.generation).toBe(first.metadata.generation + 1)
