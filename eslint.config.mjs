@@ -8,7 +8,9 @@ export default defineConfig([
   {
     files: ['**/*.ts', '**/*.mjs'],
     extends: [tseslint.configs.recommendedTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
@@ -21,6 +23,7 @@ export default defineConfig([
     plugins: { vitest },
     rules: {
       ...vitest.configs.recommended.rules,
+      'vitest/valid-expect': ['error', { maxArgs: 2 }],
       '@typescript-eslint/explicit-function-return-type': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off'

@@ -17,8 +17,7 @@ import type {
   RouteResult,
   RouteVerdict,
   SourcePosition,
-  VerdictOptions,
-  World
+  VerdictOptions
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
@@ -32,9 +31,6 @@ export interface GateDeps {
 }
 
 type Outcome = 'ready' | 'fail-fast' | 'deadline'
-
-// After the deadline the watch gets this long to wind down before the gate stops waiting for it.
-const WATCH_STOP_GRACE_MS = 1500
 
 const keyOf = (r: { kind: string; namespace: string; name: string }): string =>
   `${r.kind}/${r.namespace}/${r.name}`
@@ -100,8 +96,17 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       if (result instanceof Error) reject(result)
       else resolve(result)
     }
-    const timer = setTimeout(() => finish('deadline'), Math.max(0, deadline - deps.now()))
     let fault: string | undefined
+    // a fault that is still going on at the deadline is a cluster problem, not a verdict
+    const timer = setTimeout(
+      () =>
+        finish(
+          fault === undefined
+            ? 'deadline'
+            : new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`)
+        ),
+      Math.max(0, deadline - deps.now())
+    )
 
     const judge = (changed: RouteObject[]): void => {
       const fresh: RouteVerdict[] = []
@@ -167,18 +172,6 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         },
         (error: unknown) => finish(error instanceof Error ? error : new Error(String(error)))
       )
-    // a fault that is still going on at the deadline is a cluster problem, not a verdict
-    const deadlineCheck = setTimeout(
-      () => {
-        if (fault !== undefined && !settled) {
-          finish(
-            new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`)
-          )
-        }
-      },
-      Math.max(0, deadline - deps.now() - 1)
-    )
-    watch.signal.addEventListener('abort', () => clearTimeout(deadlineCheck))
   })
 
   if (byName === false && routes.size === 0) {

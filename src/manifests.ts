@@ -139,7 +139,7 @@ function flattenList(value: unknown, doc: Document, where: string, lc: LineCount
     throw new InputError(`${where}: field "items" of a ${object.kind} must be a list`)
   }
   const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
-  return object.items.map((item, i) => ({
+  return (object.items as unknown[]).map((item, i) => ({
     value: item,
     where: `${where} items[${i}]`,
     line: isSeq(itemsNode) ? lineOf(itemsNode.items[i], lc) : undefined

@@ -1,0 +1,102 @@
+// An in-memory ClusterClient for unit tests of the gate's orchestration: the test pushes list and
+// watch events; the fake records what the gate asked for. The real client is tested against a
+// loopback API server (test/unit/cluster) and the real control plane (test/integration).
+import type {
+  ApplyOptions,
+  ApplyResult,
+  ClusterClient,
+  ManifestDocument,
+  RouteScope,
+  RouteWatchHandlers
+} from '../../src/cluster/types.ts'
+import type { RouteKind, RouteObject, World } from '../../src/model/types.ts'
+
+export class FakeCluster implements ClusterClient {
+  readonly description = 'https://fake:6443 (context fake)'
+  readonly namespace = 'default'
+  world: World = {
+    gatewayClasses: [],
+    gateways: [],
+    namespaces: [],
+    services: [],
+    referenceGrants: [],
+    unreadable: []
+  }
+  routes: RouteObject[] = []
+  served = new Map<RouteKind, string>([
+    ['HTTPRoute', 'gateway.networking.k8s.io/v1'],
+    ['GRPCRoute', 'gateway.networking.k8s.io/v1']
+  ])
+  applied: { docs: ManifestDocument[]; options: ApplyOptions }[] = []
+  scopes: RouteScope[] = []
+  worldReads: string[][] = []
+  handlers: RouteWatchHandlers | undefined
+  watchError: Error | undefined
+  closed = false
+
+  routeVersions(): Promise<Map<RouteKind, string>> {
+    return Promise.resolve(this.served)
+  }
+
+  apply(docs: ManifestDocument[], options: ApplyOptions): Promise<ApplyResult> {
+    this.applied.push({ docs, options })
+    return Promise.resolve({
+      applied: docs.map((doc) => ({
+        doc,
+        object: {
+          ...doc.object,
+          metadata: {
+            ...doc.object.metadata,
+            namespace: doc.object.metadata.namespace ?? options.namespace ?? this.namespace,
+            generation: 1
+          }
+        }
+      }))
+    })
+  }
+
+  checkNamespaces(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  listRoutes(): Promise<RouteObject[]> {
+    return Promise.resolve(this.routes)
+  }
+
+  /** Delivers the current routes as one list per kind, then waits for pushed events until aborted. */
+  watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void> {
+    this.scopes.push(scope)
+    this.handlers = handlers
+    for (const kind of scope.kinds) {
+      handlers.onList(
+        kind,
+        null,
+        this.routes.filter((r) => r.kind === kind)
+      )
+    }
+    return new Promise((resolve, reject) => {
+      if (this.watchError) reject(this.watchError)
+      signal.addEventListener('abort', () => resolve())
+    })
+  }
+
+  /** As a watch event would: the route replaces the stored one with the same kind/namespace/name. */
+  push(type: 'ADDED' | 'MODIFIED' | 'DELETED', route: RouteObject): void {
+    const same = (r: RouteObject): boolean =>
+      r.kind === route.kind &&
+      r.metadata.namespace === route.metadata.namespace &&
+      r.metadata.name === route.metadata.name
+    this.routes = this.routes.filter((r) => !same(r))
+    if (type !== 'DELETED') this.routes.push(route)
+    this.handlers?.onChange(type, route)
+  }
+
+  readWorld(namespaces: string[]): Promise<World> {
+    this.worldReads.push(namespaces)
+    return Promise.resolve(this.world)
+  }
+
+  close(): void {
+    this.closed = true
+  }
+}

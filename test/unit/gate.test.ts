@@ -1,0 +1,197 @@
+// The gate's orchestration against a fake cluster: when it stops waiting and what it then reports.
+// The same scenarios run against the real control plane in test/integration/gate-action.test.ts.
+import { describe, expect, it } from 'vitest'
+import { ClusterError, InputError } from '../../src/errors.ts'
+import { runGate } from '../../src/gate.ts'
+import { parseSettings } from '../../src/inputs.ts'
+import type { RouteObject } from '../../src/model/types.ts'
+import { FakeCluster } from '../helpers/fake-cluster.ts'
+import { expectValidReport } from '../helpers/schema.ts'
+import { cond, entry, gwRef, healthy, route } from '../fixtures/model/build.ts'
+
+const settings = (values: Record<string, string>) => parseSettings((name) => values[name], 'gate')
+
+function gateWith(cluster: FakeCluster, values: Record<string, string>) {
+  const lines: string[] = []
+  const run = runGate(settings(values), {
+    cluster,
+    log: (line) => lines.push(line),
+    cwd: process.cwd(),
+    now: Date.now
+  })
+  return { run, lines }
+}
+
+const web = (parents?: Record<string, unknown>[], generation = 2): RouteObject =>
+  route({ namespace: 'shop', name: 'web', generation, parentRefs: [gwRef('edge')], parents })
+
+const ready = (generation = 2) => [entry(gwRef('edge'), healthy(generation))]
+const backendMissing = [
+  entry(gwRef('edge'), [
+    cond('Accepted', 'True', 'Accepted', 2),
+    cond('ResolvedRefs', 'False', 'BackendNotFound', 2, 'service "api" not found')
+  ])
+]
+
+const tick = () => new Promise((r) => setTimeout(r, 20))
+
+describe('runGate', () => {
+  it('ends as soon as every parent is ready, without waiting for the deadline', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(ready())]
+    const started = Date.now()
+    const { run, lines } = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '30s' })
+    const report = await run
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(report.verdict).toBe('ready')
+    expect(report.timedOut).toBe(false)
+    expectValidReport(report)
+    expect(lines.at(-1)).toMatch(/^Verdict: ready: 1 of 1 Routes ready/)
+    expect(cluster.scopes[0]).toMatchObject({ kinds: ['HTTPRoute'], namespaces: ['shop'] })
+  })
+
+  it('keeps waiting through a failure that heals, then reports ready', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(backendMissing)]
+    const { run, lines } = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '30s' })
+    await tick()
+    cluster.push('MODIFIED', web(ready()))
+    const report = await run
+    expect(report.verdict).toBe('ready')
+    expect(lines.some((l) => /failed \(BackendNotFound\) → ready after/.test(l))).toBe(true)
+  })
+
+  it('fails at the deadline with the reason a parent was still pending', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web([entry(gwRef('edge'), healthy(1))])]
+    const started = Date.now()
+    const report = await gateWith(cluster, { routes: 'httproute/shop/web', timeout: '300ms' }).run
+    expect(Date.now() - started).toBeLessThan(300 + 1000)
+    expect(report).toMatchObject({ verdict: 'failed', timedOut: true })
+    const problems = report.routes[0]?.parents[0]?.problems ?? []
+    expect(problems.map((p) => [p.reason, p.severity])).toContainEqual(['StaleStatus', 'error'])
+    expectValidReport(report)
+  })
+
+  it('never reports the old generation as current after a spec change', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(ready(1), 1)]
+    const { run } = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '1s' })
+    // before the gate has looked, the spec changes: generation 2 under status of generation 1
+    cluster.routes = [web(ready(1), 2)]
+    const report = await run
+    expect(report.verdict).toBe('failed')
+    expect(report.routes[0]?.generation).toBe(2)
+  })
+
+  it('fail-fast ends at the first definite failure', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(backendMissing)]
+    const started = Date.now()
+    const report = await gateWith(cluster, {
+      routes: 'httproute/shop/web',
+      timeout: '30s',
+      'fail-fast': 'true'
+    }).run
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(report).toMatchObject({ verdict: 'failed', timedOut: false })
+    expect(report.routes[0]?.parents[0]?.problems[0]?.reason).toBe('BackendNotFound')
+  })
+
+  it('a named Route that never appears fails at the deadline as RouteNotFound', async () => {
+    const cluster = new FakeCluster()
+    const report = await gateWith(cluster, { routes: 'httproute/shop/nope', timeout: '200ms' }).run
+    expect(report.verdict).toBe('failed')
+    expect(report.routes[0]).toMatchObject({ name: 'nope', verdict: 'failed' })
+    expect(report.routes[0]?.problems?.[0]?.reason).toBe('RouteNotFound')
+    expectValidReport(report)
+  })
+
+  it('a Route deleted while waiting is waited for again, not forgotten', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(backendMissing)]
+    const { run, lines } = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '400ms' })
+    await tick()
+    cluster.push('DELETED', web(backendMissing))
+    const report = await run
+    expect(lines).toContain('HTTPRoute shop/web: deleted while waiting')
+    expect(report.routes[0]?.problems?.[0]?.reason).toBe('RouteNotFound')
+  })
+
+  it('a selector that matches nothing by the deadline is an input error, never a pass', async () => {
+    const cluster = new FakeCluster()
+    const gate = gateWith(cluster, { selector: 'app=shop', namespace: 'shop', timeout: '200ms' })
+    await expect(gate.run).rejects.toThrow(InputError)
+    await expect(gate.run).rejects.toThrow(
+      /No HTTPRoute\/GRPCRoute matched selector "app=shop" in namespace shop/
+    )
+  })
+
+  it('gates every Route the selector finds, and all must be ready', async () => {
+    const cluster = new FakeCluster()
+    const other = route({ namespace: 'shop', name: 'api', parentRefs: [gwRef('edge')] })
+    cluster.routes = [web(ready()), other]
+    const report = await gateWith(cluster, {
+      selector: 'app=shop',
+      namespace: 'shop',
+      timeout: '300ms'
+    }).run
+    expect(report.counts).toMatchObject({ routes: 2, ready: 1, failed: 1 })
+    expect(cluster.scopes[0]).toMatchObject({ labelSelector: 'app=shop', namespaces: ['shop'] })
+  })
+
+  it('a cluster fault still going on at the deadline is a cluster error (exit 3), not a verdict', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(backendMissing)]
+    const gate = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '300ms' })
+    await tick()
+    cluster.handlers?.onRetry('503 Service Unavailable from https://fake:6443')
+    await expect(gate.run).rejects.toThrow(ClusterError)
+    await expect(gate.run).rejects.toThrow(
+      /503 Service Unavailable .*still failing at the deadline/
+    )
+  })
+
+  it('a fault that recovers before the deadline does not change the verdict', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [web(backendMissing)]
+    const gate = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '2s' })
+    await tick()
+    cluster.handlers?.onRetry('connection reset')
+    cluster.handlers?.onRecovered?.()
+    cluster.push('MODIFIED', web(ready()))
+    const report = await gate.run
+    expect(report.verdict).toBe('ready')
+    expect(gate.lines).toContain('cluster: connection reset; retrying')
+    expect(gate.lines).toContain('cluster: connection restored')
+  })
+
+  it('a permanent watch error ends the run with that error', async () => {
+    const cluster = new FakeCluster()
+    cluster.watchError = new ClusterError('forbidden: cannot watch httproutes in namespace shop')
+    await expect(gateWith(cluster, { routes: 'httproute/shop/web' }).run).rejects.toThrow(
+      /cannot watch httproutes/
+    )
+  })
+
+  it('refuses to gate a kind the server does not serve', async () => {
+    const cluster = new FakeCluster()
+    await expect(gateWith(cluster, { routes: 'udproute/shop/dns' }).run).rejects.toThrow(
+      /does not serve UDPRoute: install the Gateway API CRDs/
+    )
+  })
+
+  it('reads diagnosis evidence only around Routes that are not ready', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [
+      route({
+        namespace: 'shop',
+        name: 'web',
+        parentRefs: [gwRef('edge', { namespace: 'infra' })],
+        parents: backendMissing
+      })
+    ]
+    await gateWith(cluster, { routes: 'httproute/shop/web', timeout: '200ms' }).run
+    expect(cluster.worldReads).toEqual([[], ['infra', 'shop']])
+  })
+})
