@@ -1,0 +1,148 @@
+// The committed CLI bundle as a user runs it: flags, formats and exit codes, on the shipped example.
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { INPUTS } from '../../src/inputs.ts'
+import type { Report } from '../../src/model/types.ts'
+import { runCli } from '../helpers/action.ts'
+import { expectValidReport } from '../helpers/schema.ts'
+
+const EXAMPLE = 'examples/cluster-dump.yaml'
+
+describe('route-gate check --from-file (snapshot)', () => {
+  it('judges the shipped example: JSON report, exit 1, every kind of outcome present', async () => {
+    const { code, stdout, stderr } = await runCli([
+      'check',
+      '--from-file',
+      EXAMPLE,
+      '--format',
+      'json'
+    ])
+    expect(stderr).toBe('')
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout) as Report
+    expectValidReport(report)
+    expect(report).toMatchObject({
+      mode: 'snapshot',
+      verdict: 'failed',
+      counts: { routes: 8, ready: 2, failed: 4, pending: 2 }
+    })
+    const reasons = report.routes.flatMap((r) =>
+      r.parents.flatMap((p) => p.problems.map((x) => `${r.name}:${x.reason}`))
+    )
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'checkout:BackendNotFound',
+        'reports:RefNotPermitted',
+        'landing:NotAllowedByListeners',
+        'admin:NoMatchingParent',
+        'search:StaleStatus',
+        'beta:NoStatus'
+      ])
+    )
+    const pending = report.routes.filter((r) => r.verdict === 'pending')
+    expect(
+      pending.flatMap((r) => r.parents.flatMap((p) => p.problems.map((x) => x.severity)))
+    ).not.toContain('error')
+    expect(report.routes.find((r) => r.name === 'checkout')?.source).toEqual({
+      file: EXAMPLE,
+      line: 239
+    })
+  })
+
+  it('prints readable text with the fix, and no color when not on a terminal', async () => {
+    const { code, stdout } = await runCli(['check', '--from-file', EXAMPLE])
+    expect(code).toBe(1)
+    expect(stdout).not.toContain('\u001b[')
+    expect(stdout).toContain('HTTPRoute shop/checkout')
+    expect(stdout).toMatch(/checkout-svc/)
+    expect(stdout).toMatch(/kubectl label namespace marketing gateway-access=edge/)
+    expect(stdout).toMatch(/kind: ReferenceGrant/)
+  })
+
+  it('renders Markdown like the job summary', async () => {
+    const { stdout } = await runCli(['check', '--from-file', EXAMPLE, '--format', 'markdown'])
+    expect(stdout).toMatch(/^#+ /m)
+    expect(stdout).toContain('|')
+    expect(stdout).toContain('BackendNotFound')
+  })
+
+  it('narrows the scope with routes, namespace and kinds; a ready scope exits 0', async () => {
+    const ready = await runCli([
+      'check',
+      '--from-file',
+      EXAMPLE,
+      '--routes',
+      'httproute/shop/storefront',
+      '--routes',
+      'grpcroute/payments/api'
+    ])
+    expect(ready.code).toBe(0)
+    const grpc = await runCli([
+      'check',
+      '--from-file',
+      EXAMPLE,
+      '--kinds',
+      'GRPCRoute',
+      '--format',
+      'json'
+    ])
+    expect((JSON.parse(grpc.stdout) as Report).counts.routes).toBe(1)
+  })
+
+  it('writes the whole report to --report-file', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-cli-'))
+    const file = path.join(dir, 'report.json')
+    await runCli(['check', '--from-file', EXAMPLE, '--report-file', file])
+    const { readFile } = await import('node:fs/promises')
+    expectValidReport(JSON.parse(await readFile(file, 'utf8')))
+  })
+})
+
+describe('usage and errors', () => {
+  it('--help lists every flag and the exit codes', async () => {
+    const { code, stdout } = await runCli(['--help'])
+    expect(code).toBe(0)
+    for (const input of INPUTS) expect(stdout).toContain(`--${input.name}`)
+    expect(stdout).toContain('Exit codes: 0 ready, 1 not ready')
+  })
+
+  it('--version prints the package version', async () => {
+    const { code, stdout } = await runCli(['--version'])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it.each([
+    [['check', '--timout', '5m'], 'route-gate: Unknown flag --timout: see route-gate --help'],
+    [['deploy'], 'route-gate: Unknown command "deploy": use route-gate check (see --help)'],
+    [
+      ['check', '--routes', 'httproute/web', '--timeout', '5 minutes'],
+      'route-gate: Invalid timeout "5 minutes": use a duration like 90s, 5m or 1h'
+    ],
+    [
+      ['check', '--from-file', 'nope.yaml'],
+      'route-gate: manifests entry "nope.yaml": no such file'
+    ],
+    [['check', '--timeout'], 'route-gate: Flag --timeout needs a value']
+  ])('%j exits 2 with one clear line', async (args, message) => {
+    const { code, stdout, stderr } = await runCli(args)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(`${message}\n`)
+  })
+
+  it('refuses the silent localhost:8080 fallback with exit 3', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'route-gate-home-'))
+    const { code, stderr } = await runCli(
+      ['check', '--routes', 'httproute/web', '--timeout', '5s'],
+      {
+        env: { HOME: home, KUBECONFIG: undefined }
+      }
+    )
+    expect(code).toBe(3)
+    expect(stderr).toMatch(/^route-gate: No cluster configured/)
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+})
