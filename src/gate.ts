@@ -292,7 +292,7 @@ function overall(
 }
 
 /** Namespaces whose objects can explain a Route: its own, its parents' and its backends'. */
-function referencedNamespaces(routes: RouteObject[]): string[] {
+export function referencedNamespaces(routes: RouteObject[]): string[] {
   const out = new Set<string>()
   for (const route of routes) {
     out.add(route.metadata.namespace)
