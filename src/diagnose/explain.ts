@@ -6,6 +6,7 @@ import {
   explainRefNotPermitted,
   explainUnsupportedProtocol
 } from './backends.ts'
+import { parentChain } from './chain.ts'
 import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
 import { controllerLabel, controllerReason, findController } from './controllers.ts'
 import {
@@ -102,7 +103,8 @@ function explainParent(
     verdict: parent.verdict,
     controllerName: parent.controllerName,
     conditions: parent.conditions,
-    problems
+    problems,
+    ...(parent.verdict === 'ready' ? {} : { chain: parentChain(base.route, parent, base.world) })
   }
 }
 

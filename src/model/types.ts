@@ -113,12 +113,20 @@ export interface Problem {
   fix?: string
 }
 
+/** One hop of the path Route → parent → listener → backend, for the reader of a failure. */
+export interface ChainLink {
+  label: string
+  state: 'ok' | 'broken' | 'unknown'
+}
+
 export interface ParentResult {
   parentRef: ParentRef
   verdict: Verdict
   controllerName?: string | null
   conditions?: Condition[]
   problems: Problem[]
+  /** for parents that are not ready: where along Route → parent → listener → backends it breaks */
+  chain?: ChainLink[]
 }
 
 export interface RouteResult {

@@ -2,7 +2,7 @@
 // its medium.
 
 import { GATEWAY_GROUP } from '../model/types.ts'
-import type { Condition, ParentRef, Problem } from '../model/types.ts'
+import type { ChainLink, Condition, ParentRef, Problem } from '../model/types.ts'
 
 export function routeLabel(route: { kind: string; namespace: string; name: string }): string {
   return `${route.kind} ${route.namespace}/${route.name}`
@@ -45,4 +45,15 @@ export function problemReason(problem: Problem): string {
   return problem.condition === undefined
     ? problem.reason
     : `${problem.condition} / ${problem.reason}`
+}
+
+/** "HTTPRoute shop/web → Gateway infra/edge → ✗ Service shop/api:8080": each label through `text`, broken links marked. */
+export function chainLabel(
+  chain: ChainLink[],
+  mark: Record<ChainLink['state'], string>,
+  text: (label: string) => string
+): string {
+  return chain
+    .map((link) => `${mark[link.state]}${mark[link.state] ? ' ' : ''}${text(link.label)}`)
+    .join(' → ')
 }

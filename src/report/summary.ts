@@ -4,7 +4,14 @@
 
 import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
 import { escapeMarkdownInline as md, fencedCode, truncate } from './escape.ts'
-import { conditionLabel, formatDuration, parentLabel, problemReason, routeLabel } from './labels.ts'
+import {
+  chainLabel,
+  conditionLabel,
+  formatDuration,
+  parentLabel,
+  problemReason,
+  routeLabel
+} from './labels.ts'
 
 const DEFAULT_MAX_BYTES = 1_000_000
 
@@ -185,9 +192,14 @@ function parentBlock(parent: ParentResult): string {
       : 'no controller has written status for it',
     ...(parent.conditions ?? []).map((condition) => md(conditionLabel(condition)))
   ]
+  const chain =
+    parent.chain === undefined
+      ? []
+      : [`Path: ${chainLabel(parent.chain, { ok: '✅', broken: '❌', unknown: '❔' }, md)}`]
   return [
     `#### Parent ${md(parentLabel(parent.parentRef))}`,
     facts.join(' · '),
+    ...chain,
     ...parent.problems.map(problemBlock)
   ].join('\n\n')
 }

@@ -3,7 +3,14 @@
 
 import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
 import { safeLogLine, truncate } from './escape.ts'
-import { conditionLabel, formatDuration, parentLabel, problemReason, routeLabel } from './labels.ts'
+import {
+  chainLabel,
+  conditionLabel,
+  formatDuration,
+  parentLabel,
+  problemReason,
+  routeLabel
+} from './labels.ts'
 
 const FULL_TEXT = 20_000
 const SHORT_LINE = 120
@@ -98,8 +105,15 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
     parent.controllerName ? safe(parent.controllerName) : 'no status from any controller',
     ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition)))
   ]
+  const chain =
+    parent.chain === undefined
+      ? []
+      : [
+          `        path: ${chainLabel(parent.chain, { ok: '', broken: paint.failed('✗ BROKEN:'), unknown: '?' }, safe)}`
+        ]
   return [
     `    ${icon} parent ${safe(parentLabel(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
+    ...chain,
     ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint))
   ]
 }
