@@ -26,10 +26,10 @@ log() { echo "[build-binaries] $*" >&2; }
 
 # kube-apiserver: k8s.io/kubernetes replaces every staging module with a local path, so `go install
 # pkg@version` is refused; a wrapper module maps each staging module to its published v0.X.Y instead.
-build_apiserver() {
-  [ -x "$BIN/kube-apiserver" ] && return
-  local dir="$WORK/kube-apiserver-$K8S_VERSION" stg="v0.${K8S_VERSION#v1.}" minor gomod
-  minor=$(echo "$K8S_VERSION" | cut -d. -f2)
+# kubectl (the benchmark's peer) is built from the same wrapper module. Leaves the shell in its dir.
+wrapper_module() {
+  local dir="$WORK/kube-apiserver-$K8S_VERSION" stg="v0.${K8S_VERSION#v1.}" gomod
+  if [ -f "$dir/.module-ready" ]; then cd "$dir"; return; fi
   rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
   go mod init example.invalid/testbins/kube-apiserver >/dev/null 2>&1
   gomod=$(go list -m -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
@@ -39,15 +39,30 @@ build_apiserver() {
   for m in $(sed -n 's|^[[:space:]]*\(k8s.io/[^ ]*\) => \./staging/src/.*|\1|p' "$gomod"); do
     go mod edit -replace="$m=$m@$stg"
   done
-  log "kube-apiserver $K8S_VERSION: downloading modules"
-  go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" >&2
-  local ld=""
+  touch .module-ready
+}
+
+# builds k8s.io/kubernetes/cmd/$1 into $BIN/$1 with the version stamped as upstream does
+build_k8s_command() {
+  local name=$1 minor ld=""
+  minor=$(echo "$K8S_VERSION" | cut -d. -f2)
+  wrapper_module
+  log "$name $K8S_VERSION: downloading modules"
+  go get -tool "k8s.io/kubernetes/cmd/$name@$K8S_VERSION" >&2
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ld="$ld -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
   done
-  log "kube-apiserver $K8S_VERSION: compiling (cold: 10-20 min on 2 cores)"
-  go build -ldflags "-s -w $ld" -o "$BIN/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
-  mv "$BIN/kube-apiserver.tmp" "$BIN/kube-apiserver"
+  log "$name $K8S_VERSION: compiling (kube-apiserver cold: 10-20 min on 2 cores)"
+  go build -ldflags "-s -w $ld" -o "$BIN/$name.tmp" "k8s.io/kubernetes/cmd/$name"
+  mv "$BIN/$name.tmp" "$BIN/$name"
+}
+
+build_apiserver() {
+  [ -x "$BIN/kube-apiserver" ] || build_k8s_command kube-apiserver
+}
+
+build_kubectl() {
+  [ -x "$BIN/kubectl" ] || build_k8s_command kubectl
 }
 
 # etcd: server/v3 has relative replaces too; as a dependency of a wrapper they are ignored.
@@ -87,11 +102,12 @@ copy_gateway_api_crds() {
 
 what=${1:-all}
 case "$what" in
-  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver ;;
+  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver; build_kubectl ;;
   apiserver) build_apiserver ;;
+  kubectl) build_kubectl ;;
   etcd) build_etcd ;;
   contour) build_contour ;;
   crds) copy_gateway_api_crds ;;
-  *) echo "usage: $0 [all|apiserver|etcd|contour|crds]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl]" >&2; exit 2 ;;
 esac
 echo "$OUT"
