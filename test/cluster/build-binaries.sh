@@ -18,7 +18,7 @@ mkdir -p "$BIN" "$WORK" "$OUT/crds"
 
 # Concurrent runs (a background warm-up and a test run) would build the same binary twice on a small
 # machine; the second waits for the first and then finds everything in place.
-exec 9>"$CACHE_ROOT/build.lock"
+exec 9>"$OUT/.build.lock"
 flock 9
 
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath

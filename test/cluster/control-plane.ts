@@ -2,7 +2,16 @@
 // kubelet), the Gateway API CRDs and Contour serving one Gateway out of cluster. `up` leaves the
 // processes running detached and records them in `.cluster/env.json`; `down` stops exactly those.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { KubeConfig } from '@kubernetes/client-node'
@@ -161,9 +170,53 @@ async function stopAll(pids: Partial<Record<Component, number>>, binDir: string)
   }
 }
 
+/**
+ * Serializes `up` across processes (two test runs started together would otherwise both start a
+ * cluster in the same directory). The lock directory holds the owner's pid; a dead owner's lock is
+ * taken over.
+ */
+async function withLock<T>(clusterDir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(clusterDir, 'up.lock')
+  mkdirSync(clusterDir, { recursive: true })
+  while (!tryLock(lock)) await sleep(500)
+  try {
+    return await fn()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock)
+    writeFileSync(join(lock, 'pid'), String(process.pid))
+    return true
+  } catch {
+    let owner = ''
+    try {
+      owner = readFileSync(join(lock, 'pid'), 'utf8')
+    } catch {
+      // released meanwhile, or the owner has not written its pid yet (or died before it did)
+      const abandoned = existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 30_000
+      if (abandoned) rmSync(lock, { recursive: true, force: true })
+      return false
+    }
+    if (owner !== '' && !existsSync(`/proc/${owner}`))
+      rmSync(lock, { recursive: true, force: true })
+    return false
+  }
+}
+
 export async function up(options: UpOptions = {}): Promise<StartedCluster> {
   const clusterDir = options.clusterDir ?? DEFAULT_CLUSTER_DIR
-  const log = options.log ?? ((line: string): void => void process.stderr.write(`${line}\n`))
+  return withLock(clusterDir, () => upLocked(clusterDir, options.log ?? logToStderr))
+}
+
+function logToStderr(line: string): void {
+  process.stderr.write(`${line}\n`)
+}
+
+async function upLocked(clusterDir: string, log: (line: string) => void): Promise<StartedCluster> {
   const envFile = envFilePath(clusterDir)
   const previous = readClusterEnv(envFile)
   if (previous !== undefined) {
