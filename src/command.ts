@@ -5,6 +5,7 @@ import { connect } from './cluster/connect.ts'
 import { exitCodeOf, InputError } from './errors.ts'
 import { INPUTS, parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
+import { monitorExitCode } from './monitor.ts'
 import { exitCodeFor } from './outcome.ts'
 import { stripControl } from './report/escape.ts'
 import { renderJson } from './report/json.ts'
@@ -13,13 +14,14 @@ import { renderText } from './report/text.ts'
 import { run } from './run.ts'
 import { TOOL_VERSION } from './version.ts'
 
+const FLAGS = INPUTS.filter((i) => i.actionOnly !== true)
 const BOOLEAN_FLAGS = new Set(
-  INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name)
+  FLAGS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name)
 )
 const LIST_FLAGS = new Set(['manifests', 'routes'])
 
 export function usage(): string {
-  const flags = INPUTS.map((i) => {
+  const flags = FLAGS.map((i) => {
     const arg = BOOLEAN_FLAGS.has(i.name) ? '' : ' <value>'
     const dflt = i.default !== undefined ? ` (default: ${i.default})` : ''
     return `  --${i.name}${arg}\n      ${i.description.replaceAll('`', '')}${dflt}`
@@ -29,12 +31,16 @@ export function usage(): string {
 Usage:
   route-gate check [flags]                    apply or locate Routes and wait until every parent is ready
   route-gate check --from-file DUMP [flags]   judge a saved dump, no cluster, no waiting
+  route-gate monitor [flags]                  judge every Route in scope and report what changed
+                                              since --previous (a former report); --watch-duration
+                                              keeps watching and logs each change as it happens
   route-gate --help | --version
 
 Flags:
 ${flags}
 
 Exit codes: 0 ready, 1 not ready (failed or pending), 2 bad input or usage, 3 cluster access.
+monitor exits 1 as --fail-on says: degraded (default), any or never.
 `
 }
 
@@ -42,7 +48,7 @@ Exit codes: 0 ready, 1 not ready (failed or pending), 2 bad input or usage, 3 cl
 export function parseArgs(argv: string[]): { command: string; values: Map<string, string> } {
   const [command = '', ...rest] = argv
   const values = new Map<string, string>()
-  const known = new Set(INPUTS.map((i) => i.name))
+  const known = new Set(FLAGS.map((i) => i.name))
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg)
@@ -83,14 +89,19 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const { command, values } = parseArgs(argv)
-    if (command !== 'check') {
-      throw new InputError(`Unknown command "${command}": use route-gate check (see --help)`)
+    if (command !== 'check' && command !== 'monitor') {
+      throw new InputError(
+        `Unknown command "${command}": use route-gate check or route-gate monitor (see --help)`
+      )
     }
     if (values.has('help')) {
       process.stdout.write(usage())
       return 0
     }
-    const settings = parseSettings((name) => values.get(name), 'gate')
+    const settings = parseSettings(
+      (name) => values.get(name),
+      command === 'monitor' ? 'monitor' : 'gate'
+    )
     const report = await run(settings, {
       connect: (s) =>
         connect({ kubeconfig: s.kubeconfig, context: s.context, env: process.env, mask: () => {} }),
@@ -102,7 +113,9 @@ export async function main(argv: string[]): Promise<number> {
       await writeFile(settings.reportFile, renderJson(report) + '\n', { mode: 0o600 })
     }
     process.stdout.write(render(report, settings) + '\n')
-    return exitCodeFor(report)
+    return settings.command === 'monitor'
+      ? monitorExitCode(report, settings.failOn)
+      : exitCodeFor(report)
   } catch (error) {
     const code = exitCodeOf(error)
     const message = error instanceof Error ? error.message : String(error)

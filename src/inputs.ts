@@ -39,6 +39,20 @@ export interface Settings {
   format: OutputFormat
   /** where to write the whole report as JSON (the Action defaults it into RUNNER_TEMP) */
   reportFile?: string
+  /** monitor: what fails the run */
+  failOn: FailOn
+  /** monitor: keep a list+watch open this long and report each change as it happens */
+  watchDurationMs?: number
+  /** monitor, CLI: a former report or state file to compare with */
+  previous?: string
+  /** monitor, CLI: where to write this run's state for the next --previous */
+  stateOut?: string
+  /** Action: token for the tracking issue and the pull request comment */
+  githubToken?: string
+  /** monitor: names the tracking issue, one per cluster */
+  clusterName: string
+  /** gate, Action: post the verdict as a pull request comment */
+  comment: boolean
 }
 
 export interface InputSpec {
@@ -47,10 +61,19 @@ export interface InputSpec {
   default?: string
   /** shown in the CLI help only */
   cliOnly?: boolean
+  /** an input of the Action only: no CLI flag */
+  actionOnly?: boolean
 }
 
 /** The single list of inputs: action.yml, the CLI help and the README table are checked against it. */
 export const INPUTS: InputSpec[] = [
+  {
+    name: 'mode',
+    description:
+      '`gate`: apply or locate Routes and wait until they are ready. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue.',
+    default: 'gate',
+    actionOnly: true
+  },
   {
     name: 'manifests',
     description:
@@ -131,6 +154,48 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'report-file',
     description: 'Write the whole JSON report to this path (the Action writes one to RUNNER_TEMP).'
+  },
+  {
+    name: 'fail-on',
+    description:
+      'Monitor: `degraded` fails the run when a Route went from ready to failed or pending since the previous run, `any` while any Route is not ready, `never` never.',
+    default: 'degraded'
+  },
+  {
+    name: 'watch-duration',
+    description:
+      'Monitor: keep watching this long (e.g. `10m`, a post-deploy soak), logging each degradation as it happens; the run fails if anything degraded.'
+  },
+  {
+    name: 'previous',
+    description: 'Monitor: a former report (or state file) to compare with.',
+    cliOnly: true
+  },
+  {
+    name: 'state-out',
+    description: "Monitor: write this run's state here, for the next run's --previous.",
+    cliOnly: true
+  },
+  {
+    name: 'github-token',
+    description:
+      'Token for the monitor tracking issue and the pull request comment (issues: write, pull-requests: write).',
+    default: '${{ github.token }}',
+    actionOnly: true
+  },
+  {
+    name: 'cluster-name',
+    description:
+      'Monitor: the name of the cluster, in the tracking issue title; one issue per cluster name.',
+    default: 'default',
+    actionOnly: true
+  },
+  {
+    name: 'comment',
+    description:
+      'Gate: post the verdict and the fixes as a pull request comment, updated in place on re-runs.',
+    default: 'false',
+    actionOnly: true
   }
 ]
 
@@ -235,7 +300,10 @@ function parseEnum<T extends string>(text: string, input: string, values: readon
   return found
 }
 
-export function parseSettings(read: InputReader, command: Command): Settings {
+const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
+
+/** `command` is given by the CLI's subcommand; the Action leaves it to the `mode` input. */
+export function parseSettings(read: InputReader, command?: Command): Settings {
   const value = (name: string): string => {
     const raw = read(name)?.trim() ?? ''
     return raw !== '' ? raw : (INPUTS.find((i) => i.name === name)?.default ?? '')
@@ -259,8 +327,15 @@ export function parseSettings(read: InputReader, command: Command): Settings {
     throw new InputError('Invalid conditions "": name at least one condition, e.g. Accepted')
   }
   const selectorText = optional('selector')
+  const watchDuration = optional('watch-duration')
+  const clusterName = value('cluster-name')
+  if (!CLUSTER_NAME.test(clusterName)) {
+    throw new InputError(
+      `Invalid cluster-name "${clusterName}": use 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit`
+    )
+  }
   const settings: Settings = {
-    command,
+    command: command ?? parseEnum(value('mode'), 'mode', ['gate', 'monitor'] as const),
     manifests: splitList(value('manifests')),
     routes: splitList(value('routes')).map(parseRouteRef),
     selector: selectorText === undefined ? undefined : parseSelector(selectorText),
@@ -278,7 +353,16 @@ export function parseSettings(read: InputReader, command: Command): Settings {
     annotations: flag('annotations'),
     fromFile: optional('from-file'),
     format: parseEnum(value('format'), 'format', ['text', 'json', 'markdown'] as const),
-    reportFile: optional('report-file')
+    reportFile: optional('report-file'),
+    failOn: parseEnum(value('fail-on'), 'fail-on', ['degraded', 'any', 'never'] as const),
+    watchDurationMs:
+      watchDuration === undefined ? undefined : parseDuration(watchDuration, 'watch-duration'),
+    previous: optional('previous'),
+    stateOut: optional('state-out'),
+    // read as given: the default `${{ github.token }}` means something only to the runner
+    githubToken: read('github-token')?.trim() || undefined,
+    clusterName,
+    comment: flag('comment')
   }
   checkCombinations(settings)
   return settings
@@ -288,6 +372,8 @@ function checkCombinations(s: Settings): void {
   if (s.namespace !== undefined && s.allNamespaces) {
     throw new InputError('Invalid inputs: set either namespace or all-namespaces, not both')
   }
+  if (s.command === 'monitor') checkMonitor(s)
+  else checkGate(s)
   for (const r of s.routes) {
     if (!s.kinds.includes(r.kind)) {
       throw new InputError(
@@ -310,6 +396,38 @@ function checkCombinations(s: Settings): void {
   if (s.command === 'gate' && !scoped && !s.allNamespaces && s.namespace === undefined) {
     throw new InputError(
       'Nothing to gate: set manifests (to apply), routes (to locate), selector, namespace or all-namespaces'
+    )
+  }
+}
+
+function checkMonitor(s: Settings): void {
+  const gateOnly = [
+    s.manifests.length > 0 && 'manifests',
+    s.routes.length > 0 && 'routes',
+    s.dryRun && 'dry-run',
+    s.comment && 'comment'
+  ].filter((name) => name !== false)
+  if (gateOnly.length > 0) {
+    throw new InputError(
+      `Invalid inputs: ${gateOnly.join(', ')} belong${gateOnly.length === 1 ? 's' : ''} to the gate; monitor judges every Route in scope (namespace, all-namespaces, kinds, selector) and reports in the tracking issue`
+    )
+  }
+  if (s.fromFile !== undefined && s.watchDurationMs !== undefined) {
+    throw new InputError(
+      'Invalid inputs: watch-duration watches a cluster; it cannot be combined with from-file'
+    )
+  }
+}
+
+function checkGate(s: Settings): void {
+  const monitorOnly = [
+    s.watchDurationMs !== undefined && 'watch-duration',
+    s.previous !== undefined && 'previous',
+    s.stateOut !== undefined && 'state-out'
+  ].filter((name) => name !== false)
+  if (monitorOnly.length > 0) {
+    throw new InputError(
+      `Invalid inputs: ${monitorOnly.join(', ')} belong${monitorOnly.length === 1 ? 's' : ''} to monitor mode (route-gate monitor, or mode: monitor in the Action)`
     )
   }
 }

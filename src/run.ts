@@ -1,9 +1,11 @@
 // The one path every entry point takes from settings to a report: snapshot when there is a dump,
-// otherwise a cluster connection and the gate.
+// otherwise a cluster connection and the gate; or the monitor, on a dump or a cluster.
 import type { ClusterClient } from './cluster/types.ts'
 import { runGate } from './gate.ts'
 import type { Settings } from './inputs.ts'
+import type { RouteState } from './model/transitions.ts'
 import type { Report } from './model/types.ts'
+import { readPreviousState, runMonitor, runMonitorSnapshot, writeStateFile } from './monitor.ts'
 import { runSnapshot } from './snapshot.ts'
 
 export interface RunDeps {
@@ -11,15 +13,39 @@ export interface RunDeps {
   log: (line: string) => void
   cwd: string
   now: () => number
+  /** monitor: the previous state when the caller keeps it (the Action's tracking issue) */
+  previous?: RouteState[]
 }
 
 export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
+  if (settings.command === 'monitor') {
+    const report = await monitor(settings, deps)
+    if (settings.stateOut !== undefined) await writeStateFile(settings.stateOut, deps.cwd, report)
+    return report
+  }
   if (settings.fromFile !== undefined) {
     return runSnapshot(settings, deps.cwd, new Date(deps.now()))
   }
   const cluster = await deps.connect(settings)
   try {
     return await runGate(settings, { cluster, log: deps.log, cwd: deps.cwd, now: deps.now })
+  } finally {
+    cluster.close()
+  }
+}
+
+async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
+  const previous =
+    deps.previous ??
+    (settings.previous === undefined
+      ? undefined
+      : await readPreviousState(settings.previous, deps.cwd))
+  if (settings.fromFile !== undefined) {
+    return runMonitorSnapshot(settings, deps.cwd, new Date(deps.now()), previous)
+  }
+  const cluster = await deps.connect(settings)
+  try {
+    return await runMonitor(settings, { cluster, log: deps.log, now: deps.now, previous })
   } finally {
     cluster.close()
   }
