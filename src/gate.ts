@@ -42,14 +42,15 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const docs = settings.manifests.length
     ? await loadManifests(await expandManifestPaths(settings.manifests, deps.cwd), deps.cwd)
     : []
-  const served = await cluster.routeVersions()
+  const inTime = <T>(work: Promise<T>): Promise<T> => beforeDeadline(work, deadline, deps)
+  const served = await inTime(cluster.routeVersions())
   const defaultNamespace = settings.namespace ?? cluster.namespace
-  if (settings.namespace !== undefined) await cluster.checkNamespaces([settings.namespace])
+  if (settings.namespace !== undefined) await inTime(cluster.checkNamespaces([settings.namespace]))
 
   const sources = new Map<string, SourcePosition>()
   const names: RouteKey[] = []
   if (docs.length > 0) {
-    const applied = await applyManifests(docs, settings, deps)
+    const applied = await inTime(applyManifests(docs, settings, deps))
     if (settings.dryRun) return dryRunReport(applied.length, docs.length, started, deps)
     for (const { doc, object } of applied) {
       if (!isRouteObject(object)) continue
@@ -80,7 +81,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     strict: settings.strict,
     final: false
   }
-  let world = await cluster.readWorld([])
+  let world = await inTime(cluster.readWorld([]))
   const routes = new Map<string, RouteObject>()
   const verdicts = new Map<string, RouteVerdict>()
   const progress = new ProgressLog(started)
@@ -182,7 +183,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 
   const finalOptions = { ...options, final: outcome === 'deadline' }
   const notReady = [...verdicts.values()].filter((v) => v.verdict !== 'ready')
-  world = await cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route)))
+  world = await beforeDeadline(
+    cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route))),
+    Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
+    deps
+  )
   const notes = new Set<string>()
   const results: RouteResult[] = []
   const now = new Date(deps.now())
@@ -213,6 +218,37 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 }
 
 const ROUTE_KIND_LIST = 'HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute'
+
+// The reads that explain a verdict reached at the deadline get a little time of their own.
+const DIAGNOSIS_GRACE_MS = 4000
+
+/**
+ * `work`, unless `at` passes first: retries must not hold the run past its deadline. The caller's
+ * cluster.close() then ends the requests and retries still going on.
+ */
+function beforeDeadline<T>(work: Promise<T>, at: number, deps: GateDeps): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => {
+        const fault = deps.cluster.lastFault?.() ?? 'no answer'
+        reject(
+          new ClusterError(`${deps.cluster.description}: ${fault} (still failing at the deadline)`)
+        )
+      },
+      Math.max(0, at - deps.now())
+    )
+    work.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    )
+  })
+}
 
 function idOf(route: RouteObject): RouteKey {
   return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }

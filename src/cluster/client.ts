@@ -21,7 +21,6 @@ import { readWorld } from './world.ts'
 export class KubeClusterClient implements ClusterClient {
   readonly description: string
   readonly namespace: string
-  private readonly closing = new AbortController()
 
   constructor(private readonly session: Session) {
     this.description = session.description
@@ -73,7 +72,7 @@ export class KubeClusterClient implements ClusterClient {
       this.session,
       scope,
       handlers,
-      AbortSignal.any([signal, this.closing.signal])
+      AbortSignal.any([signal, this.session.closing.signal])
     )
   }
 
@@ -81,7 +80,11 @@ export class KubeClusterClient implements ClusterClient {
     return readWorld(this.session, namespaces)
   }
 
+  lastFault(): string | undefined {
+    return this.session.api.lastFault
+  }
+
   close(): void {
-    this.closing.abort()
+    this.session.closing.abort()
   }
 }

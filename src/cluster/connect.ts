@@ -24,9 +24,12 @@ export function connect(options: ConnectOptions): Promise<ClusterClient> {
 
 function createClient(options: ConnectOptions): ClusterClient {
   const { kubeConfig, server, contextName, defaultNamespace } = loadKubeConfig(options)
-  const tuning = { ...DEFAULT_TUNING, ...options.tuning }
+  // closing the client ends every request and every retry, so nothing keeps the process alive
+  const closing = new AbortController()
+  const base = { ...DEFAULT_TUNING, ...options.tuning }
+  const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
-  const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs)
+  const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs, closing.signal)
   const discovery = new Discovery(api, tuning.retry, description)
   return new KubeClusterClient({
     kubeConfig,
@@ -34,6 +37,7 @@ function createClient(options: ConnectOptions): ClusterClient {
     discovery,
     description,
     defaultNamespace,
-    tuning
+    tuning,
+    closing
   })
 }

@@ -10,6 +10,7 @@ import {
   type HttpMethod,
   type KubeConfig
 } from '@kubernetes/client-node'
+import { describeFault } from './errors.ts'
 
 export type Query = Record<string, string | number | boolean | undefined>
 
@@ -24,15 +25,38 @@ export interface RequestOptions {
 
 export class ApiRequester {
   private readonly http = new IsomorphicFetchHttpLibrary()
+  /**
+   * The latest transient failure ("HTTP 503: … (GET /apis/…)"), until a request succeeds again: what
+   * to name when a fault outlasts the run's deadline.
+   */
+  lastFault: string | undefined
 
   constructor(
     private readonly kubeConfig: KubeConfig,
     private readonly server: string,
-    private readonly timeoutMs: number
+    private readonly timeoutMs: number,
+    /** aborts every request in flight when the client closes */
+    private readonly closing?: AbortSignal
   ) {}
 
   /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+    try {
+      const body = await this.send<T>(method, path, options)
+      this.lastFault = undefined
+      return body
+    } catch (error) {
+      const fault = describeFault(error)
+      if (fault.transient) {
+        const problem =
+          fault.status === undefined ? fault.message : `HTTP ${fault.status}: ${fault.message}`
+        this.lastFault = `${problem} (${method} ${path})`
+      }
+      throw error
+    }
+  }
+
+  private async send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
     const url = new URL(this.server.replace(/\/+$/, '') + path)
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value))
@@ -45,8 +69,8 @@ export class ApiRequester {
       context.setBody(JSON.stringify(options.body))
     }
     await this.kubeConfig.applySecurityAuthentication(context)
-    const timeout = AbortSignal.timeout(this.timeoutMs)
-    context.setSignal(options.signal ? AbortSignal.any([timeout, options.signal]) : timeout)
+    const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
+    context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
     const response = await this.http.send(context).toPromise()
     const text = await response.body.text()
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {

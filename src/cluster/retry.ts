@@ -9,6 +9,8 @@ export interface RetryTuning {
   maxTimeoutMs: number
   /** total time one fault may take before it is reported */
   maxRetryTimeMs: number
+  /** stops every retry, backoff included, when the client closes */
+  signal?: AbortSignal
 }
 
 export interface RetryHooks {
@@ -34,20 +36,22 @@ export function withRetry<T>(
   tuning: RetryTuning,
   hooks: RetryHooks = {}
 ): Promise<T> {
+  const signals = [hooks.signal, tuning.signal].filter((s) => s !== undefined)
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
   return pRetry(operation, {
     retries: tuning.retries,
     minTimeout: tuning.minTimeoutMs,
     maxTimeout: tuning.maxTimeoutMs,
     maxRetryTime: tuning.maxRetryTimeMs,
     randomize: true,
-    signal: hooks.signal,
+    signal,
     onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
       const fault = describeFault(error)
       if (!fault.transient) return
       if (attemptNumber === 1) hooks.onFault?.(fault)
       // p-retry has no per-error delay; the server's Retry-After is waited on top of the backoff.
       if (fault.retryAfterMs !== undefined && retriesLeft > 0) {
-        await sleep(Math.min(fault.retryAfterMs, tuning.maxTimeoutMs), hooks.signal)
+        await sleep(Math.min(fault.retryAfterMs, tuning.maxTimeoutMs), signal)
       }
     },
     shouldRetry: ({ error }) => describeFault(error).transient

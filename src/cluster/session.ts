@@ -26,4 +26,6 @@ export interface Session {
   description: string
   defaultNamespace: string
   tuning: ClusterTuning
+  /** aborted by close(): requests, retries and watches end */
+  closing: AbortController
 }

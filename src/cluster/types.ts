@@ -72,5 +72,7 @@ export interface ClusterClient {
    * Forbidden reads are listed in World.unreadable.
    */
   readWorld(namespaces: string[]): Promise<World>
+  /** the transient fault requests are failing with right now, if any: named when time runs out */
+  lastFault?(): string | undefined
   close(): void
 }
