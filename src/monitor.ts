@@ -14,18 +14,18 @@ import {
   changeOf,
   diffStates,
   isDegradation,
+  parseRouteStates,
   stateKey,
   TransitionLog,
   type RouteState
 } from './model/transitions.ts'
-import {
-  ROUTE_KINDS,
-  type Report,
-  type RouteObject,
-  type RouteVerdict,
-  type Transition,
-  type VerdictOptions,
-  type World
+import type {
+  Report,
+  RouteObject,
+  RouteVerdict,
+  Transition,
+  VerdictOptions,
+  World
 } from './model/types.ts'
 import { runSnapshot } from './snapshot.ts'
 import { TOOL_VERSION } from './version.ts'
@@ -339,31 +339,6 @@ export async function readPreviousState(file: string, cwd: string): Promise<Rout
     throw new InputError(
       `Invalid previous "${file}": not a route-gate report or state file (routes[] with kind, namespace, name and verdict)`
     )
-  }
-  return states
-}
-
-const VERDICTS = new Set(['ready', 'failed', 'pending'])
-const KINDS = new Set<string>(ROUTE_KINDS)
-
-/** The Route states of a report or state object; undefined when it is neither. */
-export function parseRouteStates(value: unknown): RouteState[] | undefined {
-  const routes = (value as { routes?: unknown } | null)?.routes
-  if (!Array.isArray(routes)) return undefined
-  const states: RouteState[] = []
-  for (const r of routes as unknown[]) {
-    const { kind, namespace, name, verdict } = (r ?? {}) as Record<string, unknown>
-    if (
-      typeof kind !== 'string' ||
-      !KINDS.has(kind) ||
-      typeof namespace !== 'string' ||
-      typeof name !== 'string' ||
-      typeof verdict !== 'string' ||
-      !VERDICTS.has(verdict)
-    ) {
-      return undefined
-    }
-    states.push({ kind, namespace, name, verdict: verdict as RouteState['verdict'] })
   }
   return states
 }

@@ -1,5 +1,6 @@
 // Monitor mode's memory: what changed between the previous run and this one, and, during a watch
 // window, as it happens. Pure: states in, transitions out.
+import { ROUTE_KINDS } from './types.ts'
 import type { Transition, TransitionState, Verdict } from './types.ts'
 
 /** What the monitor remembers of a Route between runs. A RouteResult is one. */
@@ -104,4 +105,29 @@ export class TransitionLog {
     this.log.push(t)
     return t
   }
+}
+
+const VERDICTS = new Set(['ready', 'failed', 'pending'])
+const KINDS = new Set<string>(ROUTE_KINDS)
+
+/** The Route states of a report or state object; undefined when it is neither. */
+export function parseRouteStates(value: unknown): RouteState[] | undefined {
+  const routes = (value as { routes?: unknown } | null)?.routes
+  if (!Array.isArray(routes)) return undefined
+  const states: RouteState[] = []
+  for (const r of routes as unknown[]) {
+    const { kind, namespace, name, verdict } = (r ?? {}) as Record<string, unknown>
+    if (
+      typeof kind !== 'string' ||
+      !KINDS.has(kind) ||
+      typeof namespace !== 'string' ||
+      typeof name !== 'string' ||
+      typeof verdict !== 'string' ||
+      !VERDICTS.has(verdict)
+    ) {
+      return undefined
+    }
+    states.push({ kind, namespace, name, verdict: verdict as RouteState['verdict'] })
+  }
+  return states
 }

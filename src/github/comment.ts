@@ -1,0 +1,52 @@
+// The gate's pull request comment: one per workflow job, found again by a hidden marker and edited
+// in place on re-runs, so a pull request never collects a pile of stale verdicts.
+import { createHash } from 'node:crypto'
+import type { Report } from '../model/types.ts'
+import { renderPullRequestComment } from '../report/comment.ts'
+import { call, type Octokit, type Repo } from './client.ts'
+
+const PERMISSION = 'pull-requests: write'
+const BODY_MAX_BYTES = 65_000
+
+/** The job's marker: a hash, because workflow and job names are free text. */
+export function commentMarker(job: string): string {
+  const id = createHash('sha256').update(job).digest('hex').slice(0, 16)
+  return `<!-- route-gate:pr-comment job=${id} -->`
+}
+
+export interface PostedComment {
+  id: number
+  url: string
+  action: 'created' | 'updated'
+}
+
+export async function upsertPullRequestComment(
+  octokit: Octokit,
+  repo: Repo,
+  pullNumber: number,
+  report: Report,
+  options: { job: string; runUrl?: string }
+): Promise<PostedComment> {
+  const marker = commentMarker(options.job)
+  const body = `${marker}\n${renderPullRequestComment(report, { ...options, maxBytes: BODY_MAX_BYTES - Buffer.byteLength(marker) - 1 })}`
+  const comments = await call(`list the comments of pull request #${pullNumber}`, PERMISSION, () =>
+    octokit.paginate(octokit.rest.issues.listComments, {
+      ...repo,
+      issue_number: pullNumber,
+      per_page: 100
+    })
+  )
+  const existing = comments.find((c) => (c.body ?? '').includes(marker))
+  if (existing !== undefined) {
+    const { data } = await call(
+      `update comment ${existing.id} on pull request #${pullNumber}`,
+      PERMISSION,
+      () => octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })
+    )
+    return { id: data.id, url: data.html_url, action: 'updated' }
+  }
+  const { data } = await call(`comment on pull request #${pullNumber}`, PERMISSION, () =>
+    octokit.rest.issues.createComment({ ...repo, issue_number: pullNumber, body })
+  )
+  return { id: data.id, url: data.html_url, action: 'created' }
+}

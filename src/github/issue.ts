@@ -1,0 +1,189 @@
+// The monitor's tracking issue: one per cluster name, found again by a hidden marker, holding the
+// previous run's state. It is rewritten in place on every run (one PATCH, so the stored state is
+// either the old one or the new one, never lost half-way), closed when every Route is ready and
+// reopened when one degrades; degradations and recoveries also get a comment.
+import type { RouteState } from '../model/transitions.ts'
+import type { Report } from '../model/types.ts'
+import { issueTitle, renderChangeComment, renderIssueBody } from '../report/issue.ts'
+import { call, type Octokit, type Repo } from './client.ts'
+import { decodeState, encodeState } from './state.ts'
+
+export const ISSUE_LABEL = 'route-gate'
+const PERMISSION = 'issues: write'
+// GitHub's limit is 65,536 characters; bytes are never fewer than characters.
+const BODY_MAX_BYTES = 65_000
+
+export interface TrackingIssue {
+  number: number
+  state: 'open' | 'closed'
+  body: string
+  url: string
+}
+
+export interface Loaded {
+  issue?: TrackingIssue
+  previous?: RouteState[]
+  /** why the state could not be used, when an issue was found */
+  warning?: string
+}
+
+export interface Saved {
+  issue: TrackingIssue
+  action: 'created' | 'updated' | 'reopened' | 'closed'
+  commented: boolean
+}
+
+export function issueMarker(clusterName: string): string {
+  return `<!-- route-gate:tracking-issue cluster=${clusterName} -->`
+}
+
+interface IssueData {
+  number: number
+  state: string
+  body?: string | null
+  html_url: string
+  pull_request?: unknown
+}
+
+function toIssue(data: IssueData): TrackingIssue {
+  return {
+    number: data.number,
+    state: data.state === 'closed' ? 'closed' : 'open',
+    body: data.body ?? '',
+    url: data.html_url
+  }
+}
+
+export class IssueTracker {
+  constructor(
+    private readonly octokit: Octokit,
+    private readonly repo: Repo,
+    private readonly clusterName: string
+  ) {}
+
+  /**
+   * The tracking issue and the state in it. Issues carry the route-gate label; when a token without
+   * push access created the issue, GitHub dropped the label, so the title search is the fallback.
+   */
+  async load(): Promise<Loaded> {
+    const issue = (await this.listLabelled()) ?? (await this.searchByTitle())
+    if (issue === undefined) return {}
+    const state = decodeState(issue.body)
+    if (state instanceof Error) {
+      return {
+        issue,
+        warning: `Tracking issue #${issue.number}: ${state.message}; this run is the baseline`
+      }
+    }
+    if (state === undefined) {
+      return {
+        issue,
+        warning: `Tracking issue #${issue.number} holds no state; this run is the baseline`
+      }
+    }
+    return { issue, previous: state }
+  }
+
+  async save(report: Report, found: TrackingIssue | undefined, runUrl?: string): Promise<Saved> {
+    const body = this.body(report, runUrl)
+    const healthy = report.verdict === 'ready'
+    let issue: TrackingIssue
+    let action: Saved['action']
+    if (found === undefined) {
+      // created even when all is well: the issue is where the state lives for the next run
+      issue = await this.create(body)
+      action = 'created'
+      if (healthy)
+        issue = await this.update(issue.number, { state: 'closed', state_reason: 'completed' })
+    } else {
+      const reopen = !healthy && found.state === 'closed'
+      const close = healthy && found.state === 'open'
+      issue = await this.update(found.number, {
+        title: issueTitle(this.clusterName),
+        body,
+        ...(reopen && { state: 'open', state_reason: 'reopened' }),
+        ...(close && { state: 'closed', state_reason: 'completed' })
+      })
+      action = reopen ? 'reopened' : close ? 'closed' : 'updated'
+    }
+    const comment = renderChangeComment(report, runUrl)
+    if (comment !== undefined) {
+      await call(`comment on tracking issue #${issue.number}`, PERMISSION, () =>
+        this.octokit.rest.issues.createComment({
+          ...this.repo,
+          issue_number: issue.number,
+          body: comment
+        })
+      )
+    }
+    return { issue, action, commented: comment !== undefined }
+  }
+
+  private body(report: Report, runUrl: string | undefined): string {
+    const hidden = `${issueMarker(this.clusterName)}\n${encodeState(report.routes)}\n`
+    const visible = renderIssueBody(report, {
+      clusterName: this.clusterName,
+      runUrl,
+      maxBytes: BODY_MAX_BYTES - Buffer.byteLength(hidden)
+    })
+    return `${hidden}${visible}`
+  }
+
+  private async listLabelled(): Promise<TrackingIssue | undefined> {
+    const issues = await call('list the tracking issues', PERMISSION, () =>
+      this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+        ...this.repo,
+        labels: ISSUE_LABEL,
+        state: 'all',
+        per_page: 100
+      })
+    )
+    return this.pick(issues)
+  }
+
+  private async searchByTitle(): Promise<TrackingIssue | undefined> {
+    const q = `repo:${this.repo.owner}/${this.repo.repo} is:issue in:title "${issueTitle(this.clusterName)}"`
+    const result = await call('search for the tracking issue', PERMISSION, () =>
+      this.octokit.rest.search.issuesAndPullRequests({ q, per_page: 100 })
+    )
+    return this.pick(result.data.items)
+  }
+
+  /** The open issue with the marker, else the newest closed one; the oldest of several open ones. */
+  private pick(issues: IssueData[]): TrackingIssue | undefined {
+    const marker = issueMarker(this.clusterName)
+    const ours = issues
+      .filter((i) => i.pull_request === undefined && (i.body ?? '').includes(marker))
+      .map(toIssue)
+    const open = ours.filter((i) => i.state === 'open').sort((a, b) => a.number - b.number)
+    const closed = ours.filter((i) => i.state === 'closed').sort((a, b) => b.number - a.number)
+    return open[0] ?? closed[0]
+  }
+
+  private async create(body: string): Promise<TrackingIssue> {
+    const { data } = await call('create the tracking issue', PERMISSION, () =>
+      this.octokit.rest.issues.create({
+        ...this.repo,
+        title: issueTitle(this.clusterName),
+        body,
+        labels: [ISSUE_LABEL]
+      })
+    )
+    return toIssue(data)
+  }
+
+  private async update(
+    number: number,
+    fields: {
+      title?: string
+      body?: string
+      state?: 'open' | 'closed'
+      state_reason?: 'completed' | 'reopened'
+    }
+  ): Promise<TrackingIssue> {
+    const { data } = await call(`update tracking issue #${number}`, PERMISSION, () =>
+      this.octokit.rest.issues.update({ ...this.repo, issue_number: number, ...fields })
+    )
+    return toIssue(data)
+  }
+}
