@@ -7,8 +7,10 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import { connect } from './cluster/connect.ts'
 import { exitCodeOf } from './errors.ts'
+import { commentOnPullRequest, openTracking, saveTracking } from './github/conversations.ts'
 import { parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
+import { monitorExitCode, monitorFailureMessage } from './monitor.ts'
 import { exitCodeFor, failureMessage, notReadyRoutes } from './outcome.ts'
 import { buildAnnotations } from './report/annotations.ts'
 import { escapeHtml, safeLogLine } from './report/escape.ts'
@@ -22,18 +24,30 @@ const REPORT_OUTPUT_MAX_CHARS = 256 * 1024
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let settings: Settings | undefined
   try {
-    settings = parseSettings((name) => core.getInput(name), 'gate')
+    settings = parseSettings((name) => core.getInput(name))
     const config = settings
+    const monitor = config.command === 'monitor'
+    const logger = { info: (m: string) => core.info(safeLogLine(m)), warning: core.warning }
+    const tracking =
+      monitor && config.fromFile === undefined ? await openTracking(config, env, logger) : undefined
     const report = await run(config, {
       connect: (s) =>
         connect({ kubeconfig: s.kubeconfig, context: s.context, env, mask: core.setSecret }),
       log: (line) => core.info(safeLogLine(line)),
       cwd: env.GITHUB_WORKSPACE ?? process.cwd(),
-      now: Date.now
+      now: Date.now,
+      previous: tracking?.loaded?.previous
     })
     await publish(report, config, env)
-    const code = exitCodeFor(report)
-    if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${failureMessage(report)}`))
+    const code = monitor ? monitorExitCode(report, config.failOn) : exitCodeFor(report)
+    const why = monitor ? monitorFailureMessage(report, config.failOn) : failureMessage(report)
+    if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${why}`))
+    if (!monitor && config.comment) await commentOnPullRequest(config, report, env, logger)
+    const issueError = tracking && (await saveTracking(tracking, report, logger))
+    if (issueError !== undefined) {
+      core.setFailed(safeLogLine(`route-gate: tracking issue: ${issueError}`))
+      return 1
+    }
     return code
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
