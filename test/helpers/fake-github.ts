@@ -1,0 +1,273 @@
+// A loopback GitHub REST API with the endpoints route-gate uses, in their real request and response
+// shapes: list, search, create and update issues; list, create and update issue comments (a pull
+// request's conversation comments are issue comments). It records every request, and a test can
+// make the next requests fail the way GitHub fails (rate limit, missing permission).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface RecordedRequest {
+  method: string
+  path: string
+  query: Record<string, string>
+  body: Record<string, string | string[] | undefined> | undefined
+  authorization: string | undefined
+}
+
+export interface FakeIssue {
+  id: number
+  number: number
+  title: string
+  body: string
+  state: 'open' | 'closed'
+  state_reason: string | null
+  labels: { id: number; name: string }[]
+  pull_request?: { url: string }
+  comments: number
+  created_at: string
+  updated_at: string
+}
+
+export interface FakeComment {
+  id: number
+  issue_number: number
+  body: string
+  created_at: string
+  updated_at: string
+}
+
+export interface Failure {
+  status: number
+  message: string
+  headers?: Record<string, string>
+  /** only requests whose "METHOD /path" matches */
+  match?: RegExp
+}
+
+const REPO_PATH = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/
+
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = []
+  readonly issues: FakeIssue[] = []
+  readonly comments: FakeComment[] = []
+  /** labels a token without push access cannot set: GitHub drops them silently */
+  dropLabels = false
+  private failures: Failure[] = []
+  private nextId = 1000
+  private nextNumber = 1
+  private server: Server | undefined
+  url = ''
+
+  constructor(
+    readonly owner = 'acme',
+    readonly repo = 'shop'
+  ) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res)
+    })
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this.url
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()))
+  }
+
+  /** The next matching request fails with this answer (once). */
+  failNext(failure: Failure): void {
+    this.failures.push(failure)
+  }
+
+  /** Adds an issue (or, with pull_request set, a pull request) as if created earlier. */
+  addIssue(fields: Partial<FakeIssue> & { title: string }): FakeIssue {
+    const number = this.nextNumber++
+    const issue: FakeIssue = {
+      id: this.nextId++,
+      number,
+      body: '',
+      state: 'open',
+      state_reason: null,
+      labels: [],
+      comments: 0,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+      ...fields
+    }
+    this.issues.push(issue)
+    return issue
+  }
+
+  /** Requests other than reads. */
+  writes(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET')
+  }
+
+  private issueJson(issue: FakeIssue): Record<string, unknown> {
+    const base = `${this.url}/repos/${this.owner}/${this.repo}`
+    return {
+      ...issue,
+      node_id: `I_${issue.id}`,
+      url: `${base}/issues/${issue.number}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/issues/${issue.number}`,
+      user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      assignees: [],
+      locked: false
+    }
+  }
+
+  private commentJson(comment: FakeComment): Record<string, unknown> {
+    return {
+      id: comment.id,
+      node_id: `IC_${comment.id}`,
+      body: comment.body,
+      created_at: comment.created_at,
+      updated_at: comment.updated_at,
+      issue_url: `${this.url}/repos/${this.owner}/${this.repo}/issues/${comment.issue_number}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/issues/${comment.issue_number}#issuecomment-${comment.id}`,
+      user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    let raw = ''
+    for await (const chunk of req) raw += String(chunk)
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : undefined,
+      authorization: req.headers.authorization
+    }
+    this.requests.push(request)
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+      res.end(JSON.stringify(body))
+    }
+    const signature = `${request.method} ${request.path}`
+    const failure = this.failures.findIndex((f) => f.match === undefined || f.match.test(signature))
+    if (failure >= 0) {
+      const [f] = this.failures.splice(failure, 1)
+      send(
+        f!.status,
+        { message: f!.message, documentation_url: 'https://docs.github.com/rest' },
+        f!.headers
+      )
+      return
+    }
+    if (request.method === 'GET' && request.path === '/search/issues') {
+      send(200, this.search(request.query.q ?? ''))
+      return
+    }
+    const m = REPO_PATH.exec(request.path)
+    if (!m || m[1] !== this.owner || m[2] !== this.repo) {
+      send(404, { message: 'Not Found' })
+      return
+    }
+    const route = `${request.method} ${m[3]}`
+    const now = new Date().toISOString()
+    let match: RegExpExecArray | null
+    if (route === 'GET /issues') {
+      const { state = 'open', labels } = request.query
+      const found = this.issues
+        .filter((i) => state === 'all' || i.state === state)
+        .filter(
+          (i) =>
+            labels === undefined ||
+            labels.split(',').every((l) => i.labels.some((x) => x.name === l))
+        )
+        .sort((a, b) => b.number - a.number)
+      this.sendPage(
+        req,
+        res,
+        found.map((i) => this.issueJson(i)),
+        request
+      )
+    } else if (route === 'POST /issues') {
+      const body = request.body ?? {}
+      const labels = this.dropLabels ? [] : ((body.labels as string[] | undefined) ?? [])
+      const issue = this.addIssue({
+        title: String(body.title),
+        body: String(body.body ?? ''),
+        labels: labels.map((name, i) => ({ id: i + 1, name }))
+      })
+      send(201, this.issueJson(issue))
+    } else if ((match = /^PATCH \/issues\/(\d+)$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(match![1]))
+      if (!issue) return send(404, { message: 'Not Found' })
+      const body = request.body ?? {}
+      if (typeof body.title === 'string') issue.title = body.title
+      if (typeof body.body === 'string') issue.body = body.body
+      if (body.state === 'open' || body.state === 'closed') {
+        issue.state = body.state
+        issue.state_reason = (body.state_reason as string | undefined) ?? null
+      }
+      issue.updated_at = now
+      send(200, this.issueJson(issue))
+    } else if ((match = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
+      const number = Number(match[1])
+      const found = this.comments.filter((c) => c.issue_number === number)
+      this.sendPage(
+        req,
+        res,
+        found.map((c) => this.commentJson(c)),
+        request
+      )
+    } else if ((match = /^POST \/issues\/(\d+)\/comments$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(match![1]))
+      if (!issue) return send(404, { message: 'Not Found' })
+      const comment: FakeComment = {
+        id: this.nextId++,
+        issue_number: issue.number,
+        body: String(request.body?.body ?? ''),
+        created_at: now,
+        updated_at: now
+      }
+      this.comments.push(comment)
+      issue.comments += 1
+      send(201, this.commentJson(comment))
+    } else if ((match = /^PATCH \/issues\/comments\/(\d+)$/.exec(route))) {
+      const comment = this.comments.find((c) => c.id === Number(match![1]))
+      if (!comment) return send(404, { message: 'Not Found' })
+      comment.body = String(request.body?.body ?? '')
+      comment.updated_at = now
+      send(200, this.commentJson(comment))
+    } else {
+      send(404, { message: 'Not Found' })
+    }
+  }
+
+  /** Pages as GitHub does: per_page and page, with a Link header to the next page. */
+  private sendPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    items: unknown[],
+    request: RecordedRequest
+  ): void {
+    const perPage = Number(request.query.per_page ?? 30)
+    const page = Number(request.query.page ?? 1)
+    const slice = items.slice((page - 1) * perPage, page * perPage)
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' }
+    if (page * perPage < items.length) {
+      const next = new URL(req.url ?? '/', this.url)
+      next.searchParams.set('page', String(page + 1))
+      headers.link = `<${next.toString()}>; rel="next"`
+    }
+    res.writeHead(200, headers)
+    res.end(JSON.stringify(slice))
+  }
+
+  /** Enough of the search syntax for route-gate's query: repo:, is:issue and a quoted in:title phrase. */
+  private search(q: string): Record<string, unknown> {
+    const phrase = /"([^"]*)"/.exec(q)?.[1] ?? ''
+    const inRepo = q.includes(`repo:${this.owner}/${this.repo}`)
+    const items = this.issues
+      .filter(() => inRepo)
+      .filter((i) => !q.includes('is:issue') || i.pull_request === undefined)
+      .filter((i) => i.title.toLowerCase().includes(phrase.toLowerCase()))
+      .map((i) => ({ ...this.issueJson(i), score: 1 }))
+    return { total_count: items.length, incomplete_results: false, items }
+  }
+}

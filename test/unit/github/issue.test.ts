@@ -1,0 +1,217 @@
+// The tracking issue against a loopback GitHub API: the requests made, create versus update, close
+// and reopen, comments on change, and failures that leave the stored state alone.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  openTracking,
+  saveTracking,
+  type Logger,
+  type Tracking
+} from '../../../src/github/conversations.ts'
+import { issueMarker } from '../../../src/github/issue.ts'
+import { decodeState } from '../../../src/github/state.ts'
+import { parseSettings } from '../../../src/inputs.ts'
+import { diffStates } from '../../../src/model/transitions.ts'
+import type { Report, RouteResult } from '../../../src/model/types.ts'
+import { FakeGitHub } from '../../helpers/fake-github.ts'
+import { monitorReport, route } from '../../fixtures/monitor/reports.ts'
+
+let github: FakeGitHub
+let env: NodeJS.ProcessEnv
+const lines: string[] = []
+const logger: Logger = {
+  info: (m) => lines.push(`info ${m}`),
+  warning: (m) => lines.push(`warning ${m}`)
+}
+const settings = parseSettings(
+  (name) => ({ 'github-token': 'ghs_secret', 'cluster-name': 'prod-eu' })[name],
+  'monitor'
+)
+
+beforeEach(async () => {
+  github = new FakeGitHub()
+  env = {
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_API_URL: await github.start(),
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '42'
+  }
+  lines.length = 0
+})
+afterEach(() => github.stop())
+
+/** One monitor run as the Action does it: read the state, judge, write the issue. */
+async function monitorRun(routes: RouteResult[]): Promise<{ report: Report; error?: string }> {
+  const tracking = (await openTracking(settings, env, logger)) as Tracking
+  const report = monitorReport(routes, diffStates(tracking.loaded?.previous, routes))
+  const error = await saveTracking(tracking, report, logger)
+  return { report, error }
+}
+
+const signatures = () =>
+  github.requests.map((r) => `${r.method} ${r.path}`).filter((s) => !s.startsWith('GET'))
+
+describe('the tracking issue', () => {
+  it('is created on the first run, with a marker, the state and the failing Routes', async () => {
+    const { error } = await monitorRun([route('web', 'failed'), route('api', 'ready')])
+    expect(error).toBeUndefined()
+    const list = github.requests[0]!
+    expect(list).toMatchObject({ method: 'GET', path: '/repos/acme/shop/issues' })
+    expect(list.query).toMatchObject({ labels: 'route-gate', state: 'all', per_page: '100' })
+    expect(list.authorization).toBe('token ghs_secret')
+    expect(github.requests[1]).toMatchObject({ method: 'GET', path: '/search/issues' })
+    expect(github.requests[1]!.query.q).toBe(
+      'repo:acme/shop is:issue in:title "route-gate: failing Routes on cluster prod-eu"'
+    )
+    expect(signatures()).toEqual(['POST /repos/acme/shop/issues'])
+    const create = github.writes()[0]!.body!
+    expect(create).toMatchObject({
+      title: 'route-gate: failing Routes on cluster prod-eu',
+      labels: ['route-gate']
+    })
+    const body = String(create.body)
+    expect(body.startsWith(issueMarker('prod-eu'))).toBe(true)
+    expect(decodeState(body)).toEqual([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'failed' },
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'api', verdict: 'ready' }
+    ])
+    expect(body).toContain('HTTPRoute shop/web')
+    expect(body).not.toContain('HTTPRoute <code>shop/api')
+    expect(body).toContain('https://github.com/acme/shop/actions/runs/42')
+    expect(github.issues).toHaveLength(1)
+  })
+
+  it('is updated in place on a re-run, never duplicated, and comments only on change', async () => {
+    await monitorRun([route('web', 'failed'), route('api', 'ready')])
+    github.requests.length = 0
+    await monitorRun([route('web', 'failed'), route('api', 'ready')])
+    expect(signatures()).toEqual(['PATCH /repos/acme/shop/issues/1'])
+    expect(github.issues).toHaveLength(1)
+    expect(github.comments).toHaveLength(0)
+    // the label list found it: no search needed
+    expect(github.requests.some((r) => r.path === '/search/issues')).toBe(false)
+  })
+
+  it('comments when a Route degrades, closes when all is well, and reopens on the next degradation', async () => {
+    await monitorRun([route('web', 'ready'), route('api', 'ready')])
+    // all healthy on the first run: the issue is created to hold the state, then closed
+    expect(signatures()).toEqual([
+      'POST /repos/acme/shop/issues',
+      'PATCH /repos/acme/shop/issues/1'
+    ])
+    expect(github.issues[0]).toMatchObject({ state: 'closed', state_reason: 'completed' })
+
+    github.requests.length = 0
+    const degraded = await monitorRun([route('web', 'failed'), route('api', 'ready')])
+    expect(degraded.report.transitions).toEqual([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+    ])
+    expect(signatures()).toEqual([
+      'PATCH /repos/acme/shop/issues/1',
+      'POST /repos/acme/shop/issues/1/comments'
+    ])
+    expect(github.writes()[0]!.body).toMatchObject({ state: 'open', state_reason: 'reopened' })
+    expect(github.comments[0]!.body).toMatch(/1 degraded/)
+    expect(github.comments[0]!.body).toContain('**HTTPRoute shop/web**: ready → failed')
+
+    github.requests.length = 0
+    await monitorRun([route('web', 'ready'), route('api', 'ready')])
+    expect(github.writes()[0]!.body).toMatchObject({ state: 'closed', state_reason: 'completed' })
+    expect(github.comments[1]!.body).toMatch(/✅ 1 recovered/)
+    expect(github.issues).toHaveLength(1)
+  })
+
+  it('finds its issue by title when GitHub dropped the label, and ignores look-alikes', async () => {
+    github.dropLabels = true
+    github.addIssue({ title: 'route-gate: failing Routes on cluster prod-eu', body: 'no marker' })
+    github.addIssue({
+      title: 'route-gate: failing Routes on cluster prod-eu',
+      body: issueMarker('prod-eu'),
+      pull_request: { url: 'x' }
+    })
+    await monitorRun([route('web', 'failed')])
+    expect(github.issues).toHaveLength(3)
+    github.requests.length = 0
+    await monitorRun([route('web', 'failed')])
+    expect(signatures()).toEqual(['PATCH /repos/acme/shop/issues/3'])
+  })
+
+  it('reopens its closed issue instead of creating another', async () => {
+    github.addIssue({
+      title: 'old',
+      state: 'closed',
+      labels: [{ id: 1, name: 'route-gate' }],
+      body: issueMarker('prod-eu')
+    })
+    await monitorRun([route('web', 'failed')])
+    expect(signatures()).toEqual(['PATCH /repos/acme/shop/issues/1'])
+    expect(github.issues[0]!.state).toBe('open')
+  })
+
+  it('starts a baseline when the issue holds no state, and says so', async () => {
+    github.addIssue({
+      title: 'x',
+      labels: [{ id: 1, name: 'route-gate' }],
+      body: `${issueMarker('prod-eu')}\nedited by hand`
+    })
+    const { report } = await monitorRun([route('web', 'failed')])
+    expect(report.transitions).toEqual([])
+    expect(lines).toContain('warning Tracking issue #1 holds no state; this run is the baseline')
+  })
+
+  it('reports an exhausted rate limit clearly and writes nothing', async () => {
+    await monitorRun([route('web', 'ready')])
+    const stateBefore = github.issues[0]!.body
+    github.requests.length = 0
+    github.failNext({
+      status: 403,
+      message: 'API rate limit exceeded for installation ID 1.',
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1767323045' }
+    })
+    const { error } = await monitorRun([route('web', 'failed')])
+    expect(error).toMatch(
+      /^Could not list the tracking issues: GitHub answered 403: API rate limit exceeded/
+    )
+    expect(error).toContain('rate limit of this token is used up until 2026-01-02T03:04:05.000Z')
+    expect(error).toContain('left as it was')
+    expect(github.writes()).toEqual([])
+    expect(github.issues[0]!.body).toBe(stateBefore)
+  })
+
+  it('names the missing permission when the update is refused, and keeps the old state', async () => {
+    await monitorRun([route('web', 'ready')])
+    const stateBefore = github.issues[0]!.body
+    github.failNext({
+      status: 403,
+      message: 'Resource not accessible by integration',
+      match: /^PATCH /
+    })
+    const { error } = await monitorRun([route('web', 'failed')])
+    expect(error).toMatch(/^Could not update tracking issue #1: GitHub answered 403/)
+    expect(error).toContain('`permissions: issues: write`')
+    expect(error).toContain('keeps the state of its last successful update')
+    expect(github.issues[0]!.body).toBe(stateBefore)
+    // the next run still sees the degradation against the state it kept
+    const next = await monitorRun([route('web', 'failed')])
+    expect(next.report.transitions).toEqual([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+    ])
+  })
+
+  it('says what a secondary rate limit is', async () => {
+    github.failNext({
+      status: 403,
+      message: 'You have exceeded a secondary rate limit.',
+      headers: { 'retry-after': '60' }
+    })
+    const { error } = await monitorRun([route('web', 'ready')])
+    expect(error).toContain('secondary rate limit stopped the request (retry after 60s)')
+  })
+
+  it('is skipped with a warning outside a repository', async () => {
+    const tracking = await openTracking(settings, {}, logger)
+    expect(tracking).toBeUndefined()
+    expect(lines).toEqual([
+      'warning No GITHUB_REPOSITORY: the tracking issue (and the previous state) is skipped'
+    ])
+  })
+})
