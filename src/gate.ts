@@ -104,7 +104,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         finish(
           fault === undefined
             ? 'deadline'
-            : new ClusterError(`${cluster.description}: ${fault} (still failing at the deadline)`)
+            : new ClusterError(`${fault} (still failing at the deadline)`)
         ),
       Math.max(0, deadline - deps.now())
     )

@@ -187,7 +187,7 @@ function retryMessage(session: Session, target: RouteTarget, verb: string, fault
     : fault.status === undefined
       ? fault.message
       : `HTTP ${fault.status}: ${fault.message}`
-  return `${what} on ${session.description}: ${problem}; retrying`
+  return `${what} on ${session.description}: ${problem}`
 }
 
 async function follow(
@@ -205,7 +205,9 @@ async function follow(
       faulted = false
     }
   }
+  // once per fault: a stream that breaks and then cannot reconnect is one fault, not two
   const report = (fault: Fault): void => {
+    if (faulted) return
     faulted = true
     handlers.onRetry(retryMessage(session, target, state.verb, fault))
   }

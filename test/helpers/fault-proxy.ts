@@ -234,7 +234,8 @@ export async function startFaultProxy(env: ClusterEnv, rule?: FaultRule): Promis
           forward(request, response, record)
           return
         case 'reset':
-          request.socket.resetAndDestroy()
+          // the TCP socket under the TLS one: only it can send a RST
+          ;(request.socket as Socket & { _parent: Socket })._parent.resetAndDestroy()
           return
         case 'status': {
           record.status = action.status

@@ -230,7 +230,7 @@ describe('watchRoutes and listRoutes', () => {
     await done
     expect(lists()).toHaveLength(3)
     expect(handlers.retries).toEqual([
-      `list httproutes in namespace shop on ${fake.url} (context local): HTTP 503: apiserver is shutting down; retrying`
+      `list httproutes in namespace shop on ${fake.url} (context local): HTTP 503: apiserver is shutting down`
     ])
     expect(handlers.recovered).toBe(1)
     expect(handlers.lists).toHaveLength(1)
@@ -254,7 +254,7 @@ describe('watchRoutes and listRoutes', () => {
     stop.abort()
     await done
     expect(handlers.retries).toHaveLength(1)
-    expect(handlers.retries[0]).toMatch(/^watch httproutes in namespace shop on .*; retrying$/)
+    expect(handlers.retries[0]).toMatch(/^watch httproutes in namespace shop on .*\)$/)
     expect(lists()).toHaveLength(1)
     expect(watches()[1]?.query.get('resourceVersion')).toBe('10')
   })
@@ -325,7 +325,7 @@ describe('watchRoutes and listRoutes', () => {
     stop.abort()
     await done
     expect(handlers.retries).toEqual([
-      `watch httproutes in namespace shop on ${fake.url} (context local): no event or bookmark for 2 s; retrying`
+      `watch httproutes in namespace shop on ${fake.url} (context local): no event or bookmark for 2 s`
     ])
     expect(watches()[1]?.query.get('resourceVersion')).toBe('10')
   })
