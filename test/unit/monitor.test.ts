@@ -13,7 +13,7 @@ import {
   runMonitor
 } from '../../src/monitor.ts'
 import type { RouteState } from '../../src/model/transitions.ts'
-import type { RouteObject } from '../../src/model/types.ts'
+import type { RouteObject, Transition, TransitionState } from '../../src/model/types.ts'
 import { run } from '../../src/run.ts'
 import { FakeCluster } from '../helpers/fake-cluster.ts'
 import { expectValidReport } from '../helpers/schema.ts'
@@ -38,6 +38,14 @@ const state = (name: string, verdict: RouteState['verdict']): RouteState => ({
   namespace: 'shop',
   name,
   verdict
+})
+
+const tr = (name: string, from: TransitionState, to: TransitionState): Transition => ({
+  kind: 'HTTPRoute',
+  namespace: 'shop',
+  name,
+  from,
+  to
 })
 
 function monitorWith(
@@ -67,14 +75,12 @@ describe('runMonitor, one look', () => {
     const r = await report
     expectValidReport(r)
     expect(r.mode).toBe('monitor')
-    expect(r.transitions).toEqual(
-      [
-        { ...state('api', 'failed'), from: 'failed', to: 'ready', verdict: undefined },
-        { ...state('gone', 'ready'), from: 'ready', to: 'absent', verdict: undefined },
-        { ...state('new', 'ready'), from: 'absent', to: 'ready', verdict: undefined },
-        { ...state('web', 'ready'), from: 'ready', to: 'failed', verdict: undefined }
-      ].map(({ verdict: _, ...t }) => t)
-    )
+    expect(r.transitions).toEqual([
+      tr('api', 'failed', 'ready'),
+      tr('gone', 'ready', 'absent'),
+      tr('new', 'absent', 'ready'),
+      tr('web', 'ready', 'failed')
+    ])
     const web = r.routes.find((x) => x.name === 'web')!
     expect(web.parents[0]!.problems[0]!.reason).toBe('NotAllowedByListeners')
     expect(monitorExitCode(r, 'degraded')).toBe(1)
@@ -119,9 +125,7 @@ describe('runMonitor with a watch window', () => {
     expect(Date.parse(line.slice(0, 24))).toBeGreaterThanOrEqual(before - 5)
     const r = await report
     expectValidReport(r)
-    expect(r.transitions).toEqual([
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
-    ])
+    expect(r.transitions).toEqual([tr('web', 'ready', 'failed')])
     expect(monitorExitCode(r, 'degraded')).toBe(1)
     expect(cluster.scopes[0]).toMatchObject({
       kinds: ['HTTPRoute', 'GRPCRoute'],
@@ -142,10 +146,7 @@ describe('runMonitor with a watch window', () => {
     expect(
       lines.some((l) => /HTTPRoute shop\/web: pending \(.*StaleStatus.*\); waiting/.test(l))
     ).toBe(true)
-    expect(r.transitions).toEqual([
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'api', from: 'ready', to: 'failed' },
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'api', from: 'failed', to: 'ready' }
-    ])
+    expect(r.transitions).toEqual([tr('api', 'ready', 'failed'), tr('api', 'failed', 'ready')])
     expect(r.verdict).toBe('ready')
     expect(monitorExitCode(r, 'degraded')).toBe(1)
   })
@@ -160,9 +161,9 @@ describe('runMonitor with a watch window', () => {
     cluster.handlers!.onList('HTTPRoute', null, [shop('new', refused)])
     const r = await report
     expect(r.transitions).toEqual([
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'absent' },
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'new', from: 'absent', to: 'failed' },
-      { kind: 'HTTPRoute', namespace: 'shop', name: 'api', from: 'ready', to: 'absent' }
+      tr('web', 'ready', 'absent'),
+      tr('new', 'absent', 'failed'),
+      tr('api', 'ready', 'absent')
     ])
     expect(lines.filter((l) => / deleted HTTPRoute/.test(l))).toHaveLength(2)
     expect(monitorExitCode(r, 'degraded')).toBe(0)
