@@ -49,6 +49,16 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 
   const sources = new Map<string, SourcePosition>()
   const names: RouteKey[] = []
+  // before anything is applied: manifests with nothing to gate are a mistake, not a deployment
+  const nothingToGate =
+    settings.routes.length === 0 &&
+    settings.selector === undefined &&
+    !docs.some((doc) => isRouteObject(doc.object))
+  if (docs.length > 0 && !settings.dryRun && nothingToGate) {
+    throw new InputError(
+      `manifests hold no Route (${ROUTE_KIND_LIST}): nothing to gate among ${docs.length} documents`
+    )
+  }
   if (docs.length > 0) {
     const applied = await inTime(applyManifests(docs, settings, deps))
     if (settings.dryRun) return dryRunReport(applied.length, docs.length, started, deps)
@@ -67,11 +77,6 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     names.push({ kind: r.kind, namespace: r.namespace ?? defaultNamespace, name: r.name })
   }
   const byName = names.length > 0 && settings.selector === undefined
-  if (docs.length > 0 && names.length === 0 && settings.routes.length === 0 && !settings.selector) {
-    throw new InputError(
-      `manifests hold no Route (${ROUTE_KIND_LIST}): nothing to gate among ${docs.length} documents`
-    )
-  }
   const scope = buildScope(settings, names, byName, defaultNamespace)
   requireServed(scope.kinds, served, byName)
   scope.kinds = scope.kinds.filter((k) => served.has(k))

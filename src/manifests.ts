@@ -46,8 +46,10 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
 /** Reads and parses every document of every file; a bad document anywhere is an InputError. */
 export async function loadManifests(files: string[], cwd: string): Promise<ManifestDocument[]> {
   const docs: ManifestDocument[] = []
-  for (const file of files)
-    docs.push(...parseManifestText(await readText(file), displayPath(file, cwd)))
+  for (const file of files) {
+    const shown = displayPath(file, cwd)
+    docs.push(...parseManifestText(await readText(file, shown), shown))
+  }
   rejectDuplicates(docs)
   return docs
 }
@@ -57,18 +59,18 @@ function displayPath(file: string, cwd: string): string {
   return relative.startsWith('..') ? file : relative
 }
 
-async function readText(file: string): Promise<string> {
+async function readText(file: string, shown: string): Promise<string> {
   const info = await stat(file).catch((e: NodeJS.ErrnoException) => {
-    throw new InputError(`${file}: cannot read (${e.code ?? e.message})`)
+    throw new InputError(`${shown}: cannot read (${e.code ?? e.message})`)
   })
   if (info.size > MAX_FILE_BYTES) {
     throw new InputError(
-      `${file}: ${Math.round(info.size / 1024 / 1024)} MiB is too large (at most ${MAX_FILE_BYTES / 1024 / 1024} MiB)`
+      `${shown}: ${info.size} bytes is too large (at most ${MAX_FILE_BYTES / 1024 / 1024} MiB)`
     )
   }
   const bytes = await readFile(file)
   if (bytes.subarray(0, 8192).includes(0)) {
-    throw new InputError(`${file}: binary data, not a YAML or JSON manifest`)
+    throw new InputError(`${shown}: binary data, not a YAML or JSON manifest`)
   }
   return bytes.toString('utf8')
 }
@@ -85,9 +87,14 @@ export function parseManifestText(text: string, file: string): ManifestDocument[
     const where = `${file} document ${index}`
     const firstError = doc.errors[0]
     if (firstError) {
-      const line = firstError.linePos?.[0]?.line
+      const position = firstError.linePos?.[0]
+      // the parser's own first line repeats the position and ends where its snippet would start
+      const problem = (firstError.message.split('\n')[0] ?? '').replace(
+        / at line \d+, column \d+:?$/,
+        ''
+      )
       throw new InputError(
-        `${where}${line ? ` (line ${line})` : ''}: invalid YAML: ${firstError.message.split('\n')[0]}`
+        `${where}${position ? ` (line ${position.line}, column ${position.col})` : ''}: invalid YAML: ${problem}`
       )
     }
     const value = toPlain(doc, where)

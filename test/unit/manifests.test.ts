@@ -69,7 +69,7 @@ items:
   it.each([
     ['', 'empty.yaml: the file is empty'],
     ['# only a comment\n---\n', 'empty.yaml: no documents (only comments or separators)'],
-    ['kind: [unclosed\n', /^empty\.yaml document 1 \(line \d+\): invalid YAML/],
+    ['kind: [unclosed\n', /^empty\.yaml document 1 \(line \d+, column \d+\): invalid YAML/],
     ['- a\n- b\n', 'empty.yaml document 1: a Kubernetes object must be a mapping, got a list'],
     [
       'apiVersion: v1\nmetadata: {name: x}\n',
@@ -85,7 +85,7 @@ items:
     ],
     [
       'apiVersion: v1\nkind: Service\nmetadata: {name: a, name: b}\n',
-      /^empty\.yaml document 1 \(line 3\): invalid YAML: Map keys must be unique/
+      /^empty\.yaml document 1 \(line 3, column \d+\): invalid YAML: Map keys must be unique/
     ],
     [
       route('x') + 'status:\n  parents: oops\n',
@@ -144,10 +144,10 @@ describe('files', () => {
 
   it('rejects binary data and huge files before parsing', async () => {
     expect(await messageOf(() => loadManifests([path.join(dir, 'binary.yaml')], dir))).toMatch(
-      /binary\.yaml: binary data, not a YAML or JSON manifest$/
+      /^binary\.yaml: binary data, not a YAML or JSON manifest$/
     )
     expect(await messageOf(() => loadManifests([path.join(dir, 'huge.yaml')], dir))).toMatch(
-      /huge\.yaml: 128 MiB is too large \(at most 128 MiB\)$/
+      /^huge\.yaml: 134217729 bytes is too large \(at most 128 MiB\)$/
     )
   })
 })
