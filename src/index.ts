@@ -1,3 +1,6 @@
 import { runAction } from './action.ts'
 
-process.exitCode = await runAction()
+const code = await runAction()
+process.exitCode = code
+// A socket still closing (a watch, a keep-alive connection) must not hold the step past its deadline.
+setTimeout(() => process.exit(code), 1000).unref()

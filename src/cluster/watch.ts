@@ -87,6 +87,10 @@ function openWatch(
     }
     // Resolve at once on abort, even while the request still waits for response headers.
     const onAbort = (): void => finish({ error: null, aborted: true })
+    if (signal.aborted) {
+      onAbort()
+      return
+    }
     signal.addEventListener('abort', onAbort, { once: true })
 
     const onEvent = (phase: string, object: unknown): void => {
@@ -158,6 +162,8 @@ async function cycle(
     state.resourceVersion = list.resourceVersion
     state.onProgress()
   }
+  // a handler may have ended the run (everything ready); a watch opened now would outlive it
+  if (signal.aborted) return undefined
   state.verb = 'watch'
   const end = await openWatch(
     session,

@@ -118,7 +118,13 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
   const gatewayClass = className ? findGatewayClass(world, className) : undefined
   if (gatewayClass) {
     const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
-    if (classAccepted && classAccepted.status !== 'True') {
+    // Some controllers never write class status (Contour's static provisioning leaves it
+    // Unknown/Pending); a Gateway the controller accepted shows it runs, so only a rejection counts then.
+    const gatewayAccepted = accepted?.status === 'True'
+    if (
+      classAccepted &&
+      (classAccepted.status === 'False' || (classAccepted.status !== 'True' && !gatewayAccepted))
+    ) {
       lines.push(`GatewayClass ${className} is not Accepted: ${describeCondition(classAccepted)}.`)
     }
   }

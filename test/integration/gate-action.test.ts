@@ -13,6 +13,7 @@ import {
   createService,
   gatewayParentRef,
   getRoute,
+  testHostname,
   testNamespace,
   waitForRouteCondition,
   writeRouteStatus
@@ -22,6 +23,7 @@ import { expectValidReport } from '../helpers/schema.ts'
 const gw = () => clusterEnv().gateway
 
 function httpRoute(o: {
+  ns: string
   name: string
   backend: string
   backendNamespace?: string
@@ -37,7 +39,7 @@ spec:
   parentRefs:
   - name: ${o.gateway ?? gw().name}
     namespace: ${gw().namespace}${o.sectionName ? `\n    sectionName: ${o.sectionName}` : ''}
-  hostnames: [${o.hostname ?? 'shop.example.com'}]
+  hostnames: [${o.hostname ?? testHostname(o.ns, o.name)}]
   rules:
   - backendRefs:
     - name: ${o.backend}${o.backendNamespace ? `\n      namespace: ${o.backendNamespace}` : ''}
@@ -74,6 +76,13 @@ async function reportOf(result: ActionResult): Promise<Report> {
   return report
 }
 
+/** The step's log without the mask registrations, for assertion messages. */
+const logOf = (result: ActionResult): string =>
+  result.stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n')
+
 const problemsOf = (report: Report) =>
   report.routes.flatMap((r) => [...(r.problems ?? []), ...r.parents.flatMap((p) => p.problems)])
 
@@ -81,11 +90,11 @@ describe('gate through the committed Action bundle', () => {
   it('1. applies a Service and an HTTPRoute, Contour accepts it, exit 0 and ready=true', async () => {
     const ns = await testNamespace('e2e-ready')
     const dir = await manifestDir({
-      'app.yaml': `${service('web')}---\n${httpRoute({ name: 'web', backend: 'web' })}`
+      'app.yaml': `${service('web')}---\n${httpRoute({ ns, name: 'web', backend: 'web' })}`
     })
     const result = await gate({ manifests: 'app.yaml', namespace: ns, timeout: '60s' }, dir)
 
-    expect(result.code, result.stdout).toBe(0)
+    expect(result.code, logOf(result)).toBe(0)
     expect(result.outputs).toMatchObject({ verdict: 'ready', ready: 'true', 'failed-routes': '' })
     expect(result.summary).toMatch(/ready/i)
     expect(result.summary).toContain('web')
@@ -102,7 +111,7 @@ describe('gate through the committed Action bundle', () => {
 
   it('2a. a missing backend heals when the Service appears while the gate waits', async () => {
     const ns = await testNamespace('e2e-heal')
-    const dir = await manifestDir({ 'route.yaml': httpRoute({ name: 'web', backend: 'late' }) })
+    const dir = await manifestDir({ 'route.yaml': httpRoute({ ns, name: 'web', backend: 'late' }) })
     const running = gate({ manifests: 'route.yaml', namespace: ns, timeout: '60s' }, dir)
     await waitForRouteCondition('HTTPRoute', ns, 'web', (r) =>
       JSON.stringify(r.status ?? {}).includes('BackendNotFound')
@@ -110,7 +119,7 @@ describe('gate through the committed Action bundle', () => {
     await createService(ns, 'late', [{ port: 8080, name: 'http' }])
     const result = await running
 
-    expect(result.code, result.stdout).toBe(0)
+    expect(result.code, logOf(result)).toBe(0)
     expect(result.outputs.ready).toBe('true')
     expect(result.stdout).toMatch(/failed \(BackendNotFound\) → ready after/)
   })
@@ -119,7 +128,7 @@ describe('gate through the committed Action bundle', () => {
     const ns = await testNamespace('e2e-missing')
     await createService(ns, 'checkout', [{ port: 8080, name: 'http' }])
     const dir = await manifestDir({
-      'route.yaml': httpRoute({ name: 'web', backend: 'checkout-svc' })
+      'route.yaml': httpRoute({ ns, name: 'web', backend: 'checkout-svc' })
     })
     const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
@@ -137,7 +146,7 @@ describe('gate through the committed Action bundle', () => {
     const ns = await testNamespace('e2e-refs')
     const backendNs = await testNamespace('e2e-backend')
     await createService(backendNs, 'api', [{ port: 8080, name: 'http' }])
-    const route = httpRoute({ name: 'web', backend: 'api', backendNamespace: backendNs })
+    const route = httpRoute({ ns, name: 'web', backend: 'api', backendNamespace: backendNs })
     const dir = await manifestDir({ 'route.yaml': route })
     const denied = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
@@ -148,7 +157,7 @@ describe('gate through the committed Action bundle', () => {
 
     await applyYaml(problem!.fix!, backendNs)
     const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
-    expect(allowed.code, allowed.stdout).toBe(0)
+    expect(allowed.code, logOf(allowed)).toBe(0)
   })
 
   it('4. a listener that admits only its own namespace: NotAllowedByListeners', async () => {
@@ -156,6 +165,7 @@ describe('gate through the committed Action bundle', () => {
     await createService(ns, 'web', [{ port: 8080, name: 'http' }])
     const dir = await manifestDir({
       'route.yaml': httpRoute({
+        ns,
         name: 'web',
         backend: 'web',
         sectionName: 'same-ns',
@@ -176,7 +186,7 @@ describe('gate through the committed Action bundle', () => {
     const ns = await testNamespace('e2e-section')
     await createService(ns, 'web', [{ port: 8080, name: 'http' }])
     const dir = await manifestDir({
-      'route.yaml': httpRoute({ name: 'web', backend: 'web', sectionName: 'htp' })
+      'route.yaml': httpRoute({ ns, name: 'web', backend: 'web', sectionName: 'htp' })
     })
     const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
@@ -189,7 +199,7 @@ describe('gate through the committed Action bundle', () => {
     const ns = await testNamespace('e2e-nogw')
     await createService(ns, 'web', [{ port: 8080, name: 'http' }])
     const dir = await manifestDir({
-      'route.yaml': httpRoute({ name: 'web', backend: 'web', gateway: 'contuor' })
+      'route.yaml': httpRoute({ ns, name: 'web', backend: 'web', gateway: 'contuor' })
     })
     const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '5s' }, dir)
 
@@ -258,7 +268,7 @@ spec:
     await sleep(1500)
     await writeRouteStatus('HTTPRoute', ns, 'web', ok(2), { controllerName: 'example.com/other' })
     const fresh = await running
-    expect(fresh.code, fresh.stdout).toBe(0)
+    expect(fresh.code, logOf(fresh)).toBe(0)
     const report = await reportOf(fresh)
     expect(report.routes[0]?.generation).toBe(2)
     expect(report.routes[0]?.parents[0]?.conditions?.every((c) => c.observedGeneration === 2)).toBe(
@@ -278,7 +288,7 @@ kind: GRPCRoute
 metadata: {name: api}
 spec:
   parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: http}]
-  hostnames: [grpc.example.com]
+  hostnames: [${testHostname(ns, 'grpc')}]
   rules: [{backendRefs: [{name: grpc, port: 8080}]}]
 ---
 apiVersion: gateway.networking.k8s.io/v1alpha2
@@ -286,7 +296,7 @@ kind: TLSRoute
 metadata: {name: passthrough}
 spec:
   parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: tls}]
-  hostnames: [tls.example.com]
+  hostnames: [${testHostname(ns, 'tls')}]
   rules: [{backendRefs: [{name: tls, port: 8443}]}]
 ---
 apiVersion: gateway.networking.k8s.io/v1alpha2
@@ -298,7 +308,7 @@ spec:
 `
     })
     const result = await gate({ manifests: 'routes.yaml', namespace: ns, timeout: '60s' }, dir)
-    expect(result.code, result.stdout).toBe(0)
+    expect(result.code, logOf(result)).toBe(0)
     const report = await reportOf(result)
     expect(report.routes.map((r) => r.kind).sort()).toEqual(['GRPCRoute', 'TCPRoute', 'TLSRoute'])
 
@@ -338,13 +348,15 @@ spec:
       { controllerName: 'example.com/other' }
     )
     const udp = await running
-    expect(udp.code, udp.stdout).toBe(0)
+    expect(udp.code, logOf(udp)).toBe(0)
     expect((await reportOf(udp)).routes[0]?.kind).toBe('UDPRoute')
   })
 
   it('9. fail-fast ends the run at the first definite failure', async () => {
     const ns = await testNamespace('e2e-failfast')
-    const dir = await manifestDir({ 'route.yaml': httpRoute({ name: 'web', backend: 'nothing' }) })
+    const dir = await manifestDir({
+      'route.yaml': httpRoute({ ns, name: 'web', backend: 'nothing' })
+    })
     const result = await gate(
       { manifests: 'route.yaml', namespace: ns, timeout: '60s', 'fail-fast': 'true' },
       dir

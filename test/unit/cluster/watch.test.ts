@@ -123,6 +123,14 @@ describe('watchRoutes and listRoutes', () => {
   const lists = (): RecordedRequest[] =>
     fake.requestsTo('GET', COLLECTION).filter((r) => r.query.get('watch') !== 'true')
 
+  it('opens no watch when a handler ends the run during the list (a watch then would outlive the run)', async () => {
+    script(fake, [listOf('10', 'a')], [hang])
+    const handlers = recorder()
+    await client.watchRoutes(SCOPE, { ...handlers, onList: () => stop.abort() }, stop.signal)
+    expect(lists()).toHaveLength(1)
+    expect(watches()).toHaveLength(0)
+  })
+
   it('lists, watches from the list resourceVersion, and re-watches from the last one seen after a normal close', async () => {
     script(
       fake,

@@ -289,6 +289,29 @@ describe.each(MODES)('parent health as context (%s mode)', (mode) => {
     return world
   }
 
+  it('does not flag a class left Unknown (Contour static mode) while its controller accepts the Gateway', () => {
+    const pending = {
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'Unknown',
+          reason: 'Pending',
+          message: 'Waiting for controller'
+        }
+      ]
+    }
+    const world = baseWorld()
+    world.gatewayClasses = [gatewayClass('istio', 'istio.io/gateway-controller', pending)]
+    const fine = explainRoute(routeVerdict(route({}), [{ parentRef: ref('web') }]), world)
+    expect(fine.parents[0]?.problems).toEqual([])
+
+    world.gateways = [gateway('infra', 'web', 'istio', [], { conditions: [] })]
+    const unsure = explainRoute(routeVerdict(route({}), [{ parentRef: ref('web') }]), world)
+    expect(unsure.parents[0]?.problems[0]?.evidence).toEqual([
+      'GatewayClass istio is not Accepted: Accepted=Unknown (Pending): Waiting for controller.'
+    ])
+  })
+
   it('adds a warning on a parent that looks fine when its Gateway, listeners or class are not', () => {
     const result = explainRoute(routeVerdict(route({}), [{ parentRef: ref('web') }]), unhealthy())
     const [problem] = result.parents[0]?.problems ?? []
