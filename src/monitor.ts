@@ -22,6 +22,7 @@ import {
 import type {
   Report,
   RouteObject,
+  RouteResult,
   RouteVerdict,
   Transition,
   VerdictOptions,
@@ -235,7 +236,7 @@ async function explainAll(
   options: VerdictOptions,
   owners: World,
   now: number
-): Promise<{ results: ReturnType<typeof explainRoute>[]; notes: string[] }> {
+): Promise<{ results: RouteResult[]; notes: string[] }> {
   const notReady = routes.filter((r) => evaluateRoute(r, owners, options).verdict !== 'ready')
   const world =
     notReady.length === 0 ? owners : await cluster.readWorld(referencedNamespaces(notReady))
