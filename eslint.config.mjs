@@ -24,6 +24,7 @@ export default defineConfig([
     rules: {
       ...vitest.configs.recommended.rules,
       'vitest/valid-expect': ['error', { maxArgs: 2 }],
+      'vitest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*', 'assert*'] }],
       '@typescript-eslint/explicit-function-return-type': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off'

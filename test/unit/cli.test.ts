@@ -104,7 +104,9 @@ describe('usage and errors', () => {
   it('--help lists every flag and the exit codes', async () => {
     const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)
-    for (const input of INPUTS) expect(stdout).toContain(`--${input.name}`)
+    for (const input of INPUTS.filter((i) => !i.actionOnly)) {
+      expect(stdout).toContain(`--${input.name}`)
+    }
     expect(stdout).toContain('Exit codes: 0 ready, 1 not ready')
   })
 
@@ -116,7 +118,10 @@ describe('usage and errors', () => {
 
   it.each([
     [['check', '--timout', '5m'], 'route-gate: Unknown flag --timout: see route-gate --help'],
-    [['deploy'], 'route-gate: Unknown command "deploy": use route-gate check (see --help)'],
+    [
+      ['deploy'],
+      'route-gate: Unknown command "deploy": use route-gate check or route-gate monitor (see --help)'
+    ],
     [
       ['check', '--routes', 'httproute/web', '--timeout', '5 minutes'],
       'route-gate: Invalid timeout "5 minutes": use a duration like 90s, 5m or 1h'
