@@ -1,9 +1,9 @@
 // The path a request takes through one parent — Route → parent → listener → backends — with the link
 // that breaks it marked, so a reader sees at a glance where to look. Diagnosis decides which link is
 // broken; the renderers only draw the chain.
-import { selectListeners } from './listener-selection.ts'
+import { selectListeners, takesKind } from './listener-selection.ts'
 import { routeBackendRefs, describeBackendRef, isServiceRef } from './route-spec.ts'
-import { canSee, findGateway, findService, listenersOf } from './world.ts'
+import { canSee, findGateway, findService, listenerStatusesOf, listenersOf } from './world.ts'
 import type { ChainLink, ParentVerdict, RouteObject, World } from '../model/types.ts'
 
 // reasons that say the attachment to the parent (its listeners) failed, not the backends
@@ -38,7 +38,10 @@ export function parentChain(route: RouteObject, parent: ParentVerdict, world: Wo
   }
   if (!gateway) return [routeLink, gatewayLink, ...backendLinks(route, world, 'unknown')]
 
-  const selected = selectListeners(listenersOf(gateway), ref)
+  const statuses = listenerStatusesOf(gateway)
+  const selected = selectListeners(listenersOf(gateway), ref).filter(
+    (l) => ref.sectionName !== undefined || takesKind(l, statuses, route.kind)
+  )
   const attachmentFailed =
     failedConditions.has('Accepted') || [...reasons].some((r) => ATTACHMENT_REASONS.has(r))
   const listenerLink: ChainLink = {

@@ -38,3 +38,9 @@ export function listenerKinds(
   if (declared) return declared.filter((k) => k.group === GATEWAY_GROUP).map((k) => k.kind)
   return protocolKinds(listener.protocol)
 }
+
+/** Whether a listener can take a Route of this kind (true when nothing says: a vendor protocol). */
+export function takesKind(listener: Listener, statuses: ListenerStatus[], kind: string): boolean {
+  const status = statuses.find((s) => s.name === listener.name)
+  return listenerKinds(listener, status)?.includes(kind) ?? true
+}

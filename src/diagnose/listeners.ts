@@ -3,7 +3,7 @@
 // listener names and ports exist (NoMatchingParent).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { acceptedHostnames, hostnameFor } from './hostnames.ts'
-import { listenerKinds, protocolKinds, selectListeners } from './listener-selection.ts'
+import { listenerKinds, protocolKinds, selectListeners, takesKind } from './listener-selection.ts'
 import { nearestNames, oneOf } from './nearest.ts'
 import { gatewayName, lookUpGateway } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
@@ -279,9 +279,11 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
   const byName =
     ref.sectionName === undefined ? undefined : all.find((l) => l.name === ref.sectionName)
   if (ref.sectionName !== undefined && !byName) {
+    const statuses = listenerStatusesOf(found.gateway)
+    const compatible = all.filter((l) => takesKind(l, statuses, context.route.kind))
     const nearest = nearestNames(
       ref.sectionName,
-      all.map((l) => l.name)
+      (compatible.length > 0 ? compatible : all).map((l) => l.name)
     )
     evidence.push(`No listener is named ${ref.sectionName}.`)
     remedies.push(

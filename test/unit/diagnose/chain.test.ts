@@ -96,4 +96,13 @@ describe('parentChain', () => {
     )
     expect(broken(chain)).toEqual(['Service payments/payments:9000'])
   })
+
+  it('lists, for a parentRef without sectionName, only the listeners that take the Route kind', () => {
+    const chain = parentChain(
+      route(spec([{ name: 'cart', port: 8080 }])),
+      parentVerdict({ parentRef: ref('web'), finding: failed('ResolvedRefs', 'BackendNotFound') }),
+      baseWorld()
+    )
+    expect(chain[2]).toEqual({ label: 'listeners http, https', state: 'unknown' })
+  })
 })
