@@ -18,7 +18,8 @@ export function caseKubeconfig(
   variant: KubeconfigVariant,
   wrongCa?: { server: string; caData: string }
 ): string {
-  if (variant === 'malformed') return 'apiVersion: v1\nkind: Config\nclusters: {oops: [\n'
+  // the fault sits mid-text: the Action trims its inputs, the CLI does not
+  if (variant === 'malformed') return 'apiVersion: v1\nkind: Config\nkind: Config\nclusters: []\n'
   const cluster =
     variant === 'wrong-ca' && wrongCa
       ? `    server: ${wrongCa.server}\n    certificate-authority-data: ${wrongCa.caData}`
@@ -221,7 +222,8 @@ export const BAD_INPUTS: BadInputCase[] = [
     inputs: manifest('server-rejects.yaml'),
     cluster: true,
     code: 2,
-    message: 'SERVER_REJECTS',
+    message:
+      "manifests/server-rejects.yaml document 2 (HTTPRoute {ns}/web): HTTPRoute.gateway.networking.k8s.io \"web\" is invalid: [spec.hostnames[0]: Invalid value: \"Not A Hostname!\": spec.hostnames[0] in body should match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$', spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']]",
     notApplied: ['services/web', 'httproutes/web']
   },
   {
@@ -282,7 +284,7 @@ export const BAD_INPUTS: BadInputCase[] = [
     kubeconfig: 'malformed',
     cluster: false,
     code: 2,
-    message: 'Invalid kubeconfig: deficient indentation (4:1)'
+    message: 'Invalid kubeconfig: duplicated mapping key (3:1)'
   },
   {
     name: 'context missing from the kubeconfig',
@@ -307,7 +309,8 @@ export const BAD_INPUTS: BadInputCase[] = [
     kubeconfig: 'wrong-ca',
     cluster: true,
     code: 3,
-    message: 'TLS'
+    message:
+      'cannot reach {server} (context test): TLS certificate rejected (UNABLE_TO_VERIFY_LEAF_SIGNATURE) (get discovery /apis/gateway.networking.k8s.io)'
   },
   {
     name: 'namespace that does not exist',
