@@ -1,7 +1,8 @@
 // Typed lookups into the World: the Gateways, classes, namespaces, Services and grants diagnosis reads,
 // each from untrusted objects, and what could not be read about them.
+import { parseCondition } from '../model/entries.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
-import type { Condition, ConditionStatus, KubeObject, World } from '../model/types.ts'
+import type { Condition, KubeObject, World } from '../model/types.ts'
 import { arrayField, integerField, isRecord, stringField } from '../model/unknown.ts'
 
 export interface RouteGroupKind {
@@ -130,21 +131,7 @@ function readGroupKinds(raw: unknown[] | undefined): RouteGroupKind[] {
 }
 
 export function readConditions(holder: unknown): Condition[] {
-  return (arrayField(holder, 'conditions') ?? []).flatMap((raw) => {
-    const type = stringField(raw, 'type')
-    const status = stringField(raw, 'status')
-    if (!type || (status !== 'True' && status !== 'False' && status !== 'Unknown')) return []
-    const condition: Condition = { type, status: status satisfies ConditionStatus }
-    const reason = stringField(raw, 'reason')
-    if (reason !== undefined) condition.reason = reason
-    const message = stringField(raw, 'message')
-    if (message !== undefined) condition.message = message
-    const observedGeneration = integerField(raw, 'observedGeneration')
-    if (observedGeneration !== undefined) condition.observedGeneration = observedGeneration
-    const lastTransitionTime = stringField(raw, 'lastTransitionTime')
-    if (lastTransitionTime !== undefined) condition.lastTransitionTime = lastTransitionTime
-    return [condition]
-  })
+  return (arrayField(holder, 'conditions') ?? []).flatMap((raw) => parseCondition(raw) ?? [])
 }
 
 export function conditionOf(conditions: Condition[], type: string): Condition | undefined {

@@ -26,7 +26,8 @@ export function freshnessOf(condition: Condition, generation: number | undefined
   return observed > generation ? 'ahead' : 'fresh'
 }
 
-function readCondition(raw: unknown, generation: number | undefined): Condition | undefined {
+/** One condition as written (type and a valid status required), without judging its freshness. */
+export function parseCondition(raw: unknown): Condition | undefined {
   const type = stringField(raw, 'type')
   const status = stringField(raw, 'status')
   if (!type || status === undefined || !STATUSES.includes(status)) return undefined
@@ -39,7 +40,12 @@ function readCondition(raw: unknown, generation: number | undefined): Condition 
   if (observedGeneration !== undefined) condition.observedGeneration = observedGeneration
   const lastTransitionTime = stringField(raw, 'lastTransitionTime')
   if (lastTransitionTime !== undefined) condition.lastTransitionTime = lastTransitionTime
-  condition.fresh = freshnessOf(condition, generation) !== 'stale'
+  return condition
+}
+
+function readCondition(raw: unknown, generation: number | undefined): Condition | undefined {
+  const condition = parseCondition(raw)
+  if (condition) condition.fresh = freshnessOf(condition, generation) !== 'stale'
   return condition
 }
 
