@@ -1,0 +1,234 @@
+// Least privilege on the real control plane: a user with a client certificate signed by the cluster
+// CA, bound to exactly the ClusterRole the README prints (read from README.md, so the document is what
+// is tested), runs the Action bundle with the kubeconfig as its input. The gate works; without one
+// diagnosis read it still judges and says what it could not read; without list on Routes it exits 3
+// naming verb and resource; apply needs the README's extra rules and applies nothing without them.
+// Every run is scanned: the private key never appears in the log, summary, outputs or report file.
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { RbacAuthorizationV1Api, type V1PolicyRule } from '@kubernetes/client-node'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import type { Report } from '../../src/model/types.ts'
+import { REPO, runAction, type ActionResult } from '../helpers/action.ts'
+import { clusterEnv, kube, testHostname, testNamespace } from '../helpers/cluster.ts'
+import { statusCode } from '../cluster/fixtures.ts'
+import { certKubeconfig, clusterPki, signedByClusterCa } from '../helpers/fault-proxy.ts'
+import { createOtherRoute, writeState } from '../helpers/route-states.ts'
+
+/** The two RBAC blocks of the README: the reader ClusterRole and the extra rules for apply. */
+async function readmeRbac(): Promise<{ reader: V1PolicyRule[]; apply: V1PolicyRule[] }> {
+  const readme = await readFile(`${REPO}/README.md`, 'utf8')
+  const section = readme.slice(readme.indexOf('## Required RBAC'))
+  const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  const role = parse(blocks[0]!) as { kind: string; rules: V1PolicyRule[] }
+  expect(role.kind).toBe('ClusterRole')
+  return { reader: role.rules, apply: parse(blocks[1]!) as V1PolicyRule[] }
+}
+
+const rbac = (): RbacAuthorizationV1Api => kube().config.makeApiClient(RbacAuthorizationV1Api)
+
+interface User {
+  name: string
+  kubeconfig: string
+  key: string
+}
+
+/** A user bound (ClusterRoleBinding) to a ClusterRole with exactly `rules`. */
+async function userWith(rules: V1PolicyRule[]): Promise<User> {
+  const name = `route-gate-ci-${randomBytes(4).toString('hex')}`
+  await rbac().createClusterRole({ body: { metadata: { name }, rules } })
+  await rbac().createClusterRoleBinding({
+    body: {
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name }]
+    }
+  })
+  const pki = clusterPki(clusterEnv())
+  const { cert, key } = signedByClusterCa(
+    pki,
+    `/CN=${name}`,
+    'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n'
+  )
+  // the authorizer learns new bindings from its informer: give it a moment
+  await sleep(300)
+  return {
+    name,
+    kubeconfig: certKubeconfig(clusterEnv().apiServer, pki.ca, { name, cert, key }),
+    key: key.toString('utf8')
+  }
+}
+
+/** `rules` without `resource` (and dropped rules that end up with no resource). */
+function without(rules: V1PolicyRule[], resource: string): V1PolicyRule[] {
+  return rules
+    .map((rule) => ({ ...rule, resources: rule.resources?.filter((r) => r !== resource) }))
+    .filter((rule) => (rule.resources ?? []).length > 0)
+}
+
+async function gateAs(user: User, inputs: Record<string, string>): Promise<ActionResult> {
+  const result = await runAction({ ...inputs, kubeconfig: user.kubeconfig }, { cwd: REPO })
+  await expectNoSecret(result, user)
+  return result
+}
+
+/** The private key (PEM body and its base64 in the kubeconfig) appears nowhere it could be read. */
+async function expectNoSecret(result: ActionResult, user: User): Promise<void> {
+  const keyBody = user.key
+    .split('\n')
+    .filter((l) => l && !l.startsWith('-----'))
+    .join('')
+  const keyData = Buffer.from(user.key).toString('base64')
+  const reportFile = result.outputs['report-file']
+  const places = [
+    result.stderr,
+    result.summary,
+    JSON.stringify(result.outputs),
+    reportFile ? await readFile(reportFile, 'utf8') : ''
+  ]
+  // the log holds them only inside ::add-mask:: commands, which the runner consumes
+  places.push(
+    result.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n')
+  )
+  for (const place of places) {
+    expect(place).not.toContain(keyBody.slice(0, 40))
+    expect(place).not.toContain(keyData.slice(0, 40))
+  }
+  expect(result.stdout).toContain(`::add-mask::${keyData}`)
+  if (reportFile) expect((await stat(reportFile)).mode & 0o777).toBe(0o600)
+}
+
+async function readyRoute(): Promise<string> {
+  const ns = await testNamespace('rbac')
+  const generation = await createOtherRoute(ns, 'web')
+  await writeState(ns, 'web', 'ready', generation)
+  return ns
+}
+
+describe('least privilege: the README roles on the real control plane', () => {
+  it('the gate-only ClusterRole is enough to gate, with nothing left unread', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(reader)
+    const ns = await readyRoute()
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '30s' })
+    expect(result.code, result.stdout).toBe(0)
+    const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
+    expect(report.notes ?? []).not.toContainEqual(expect.stringMatching(/Could not read/))
+  })
+
+  it('without services, diagnosis degrades and says what it could not read', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(without(reader, 'services'))
+    const ns = await testNamespace('rbac')
+    const generation = await createOtherRoute(ns, 'web')
+    await writeState(ns, 'web', 'failed', generation)
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '3s' })
+    expect(result.code, result.stdout).toBe(1)
+    const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
+    expect(report.verdict).toBe('failed')
+    expect(report.notes).toContain(`Could not read services in namespace ${ns}: forbidden (list)`)
+    expect(result.summary).toContain(`Could not read services in namespace ${ns}`)
+    const reasons = report.routes[0]?.parents[0]?.problems.map((p) => p.reason)
+    expect(reasons).toContain('BackendNotFound')
+  })
+
+  it('without gatewayclasses, the owner falls back and the report says so', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(without(reader, 'gatewayclasses'))
+    const ns = await readyRoute()
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '30s' })
+    expect(result.code, result.stdout).toBe(0)
+    const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
+    expect(report.notes).toContain('Could not read gatewayclasses: forbidden (list)')
+  })
+
+  it('without list and watch on httproutes, exit 3 naming the verb and the resource', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(without(reader, 'httproutes'))
+    const ns = await readyRoute()
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '30s' })
+    expect(result.code).toBe(3)
+    expect(result.stdout).toContain(
+      `::error::route-gate: forbidden: cannot list httproutes in namespace ${ns} (user ${user.name}) on ${clusterEnv().apiServer} (context test)`
+    )
+  })
+
+  it('with list but without watch on httproutes, exit 3 naming watch', async () => {
+    const { reader } = await readmeRbac()
+    const listOnly: V1PolicyRule = {
+      apiGroups: ['gateway.networking.k8s.io'],
+      resources: ['httproutes'],
+      verbs: ['get', 'list']
+    }
+    const user = await userWith([...without(reader, 'httproutes'), listOnly])
+    const ns = await testNamespace('rbac')
+    const generation = await createOtherRoute(ns, 'web')
+    await writeState(ns, 'web', 'stale', generation)
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '30s' })
+    expect(result.code).toBe(3)
+    expect(result.elapsedMs).toBeLessThan(15_000)
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `::error::route-gate: forbidden: cannot watch httproutes in namespace ${ns}\\b.* on ${clusterEnv().apiServer.replaceAll('.', '\\.')} \\(context test\\)`
+      )
+    )
+  })
+
+  it('apply works with the README apply rules, and applies nothing without them', async () => {
+    const { reader, apply } = await readmeRbac()
+    const ns = await testNamespace('rbac-apply')
+    const manifest = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports: [{name: http, port: 8080}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  parentRefs: [{name: ${clusterEnv().gateway.name}, namespace: ${clusterEnv().gateway.namespace}}]
+  hostnames: [${testHostname(ns)}]
+  rules:
+  - backendRefs: [{name: web, port: 8080}]
+`
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-rbac-'))
+    await writeFile(path.join(dir, 'app.yaml'), manifest)
+
+    const readerOnly = await userWith(reader)
+    const refused = await runAction(
+      { manifests: 'app.yaml', namespace: ns, timeout: '30s', kubeconfig: readerOnly.kubeconfig },
+      { cwd: dir }
+    )
+    await expectNoSecret(refused, readerOnly)
+    expect(refused.code).toBe(3)
+    expect(refused.stdout).toContain(
+      `::error::route-gate: forbidden: cannot patch services in namespace ${ns} (user ${readerOnly.name}) on ${clusterEnv().apiServer} (context test)`
+    )
+    const service = await kube()
+      .core.readNamespacedService({ namespace: ns, name: 'web' })
+      .then(
+        () => 200,
+        (error: unknown) => statusCode(error)
+      )
+    expect(service).toBe(404)
+
+    const applier = await userWith([...reader, ...apply])
+    const applied = await runAction(
+      { manifests: 'app.yaml', namespace: ns, timeout: '60s', kubeconfig: applier.kubeconfig },
+      { cwd: dir }
+    )
+    await expectNoSecret(applied, applier)
+    expect(applied.code, applied.stdout).toBe(0)
+    expect(applied.outputs.verdict).toBe('ready')
+  })
+})
