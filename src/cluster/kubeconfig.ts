@@ -34,8 +34,9 @@ const SECRET_KEYS = [
   'access-token',
   'client-secret'
 ]
-const SECRET_LINE = new RegExp(
-  `^[\\s-]*["']?(?:${SECRET_KEYS.join('|')})["']?\\s*:\\s*(.*?)\\s*$`,
+// Block style ("token: x" on its own line) and flow style ("{refresh-token: x, …}") alike.
+const SECRET_ENTRY = new RegExp(
+  `(?:^|[\\s{,])(?:-\\s+)?["']?(?:${SECRET_KEYS.join('|')})["']?\\s*:[ \\t]*("[^"\\n]*"|'[^'\\n]*'|[^\\s,}\\]#][^,}\\]\\n]*?)[ \\t]*(?=$|[,}\\]\\n#])`,
   'gm'
 )
 
@@ -46,7 +47,7 @@ function maskValue(value: string | undefined, mask: (secret: string) => void): v
 
 /** Before any parser sees the text: a parse error could quote the line it failed on. */
 function maskRawSecrets(content: string, mask: (secret: string) => void): void {
-  for (const match of content.matchAll(SECRET_LINE)) maskValue(match[1], mask)
+  for (const match of content.matchAll(SECRET_ENTRY)) maskValue(match[1], mask)
 }
 
 function maskUsers(users: User[], mask: (secret: string) => void): void {
