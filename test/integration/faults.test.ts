@@ -156,7 +156,9 @@ describe('transient faults heal without failing the gate', () => {
     expect(watches[3]?.query.get('resourceVersion')).toBe(watches[0]?.query.get('resourceVersion'))
     expect(proxy.exchanges.filter((e) => e.path === collection(s.ns) && !e.watch)).toHaveLength(1)
     expect(retryLines(s.run)).toHaveLength(1)
-    expect(retryLines(s.run)[0]).toMatch(/watch httproutes .*HTTP 500: Internal Server Error; retrying$/)
+    expect(retryLines(s.run)[0]).toMatch(
+      /watch httproutes .*HTTP 500: Internal Server Error; retrying$/
+    )
   })
 
   it('a slow answer within the request timeout is waited for; a slower one is retried once', async () => {
