@@ -21,6 +21,7 @@ import type {
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
+import { watchUntil } from './watch-until.ts'
 
 export interface GateDeps {
   cluster: ClusterClient
@@ -91,94 +92,55 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const verdicts = new Map<string, RouteVerdict>()
   const progress = new ProgressLog(started)
 
-  const outcome = await new Promise<Outcome>((resolve, reject) => {
-    const watch = new AbortController()
-    let settled = false
-    const finish = (result: Outcome | Error): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      watch.abort()
-      if (result instanceof Error) reject(result)
-      else resolve(result)
-    }
-    let fault: string | undefined
-    // a fault that is still going on at the deadline is a cluster problem, not a verdict
-    const timer = setTimeout(
-      () =>
-        finish(
-          fault === undefined
-            ? 'deadline'
-            : new ClusterError(`${fault} (still failing at the deadline)`)
-        ),
-      Math.max(0, deadline - deps.now())
-    )
-
-    const judge = (changed: RouteObject[]): void => {
-      const fresh: RouteVerdict[] = []
-      for (const route of changed) {
-        const verdict = evaluateRoute(route, world, options)
-        verdicts.set(keyOf(idOf(route)), verdict)
-        fresh.push(verdict)
+  const inScope = (route: RouteObject): boolean =>
+    !byName || names.some((n) => keyOf(n) === keyOf(idOf(route)))
+  const outcome = await watchUntil<Outcome>(
+    cluster,
+    scope,
+    { endsAt: deadline, atEnd: 'deadline', endName: 'the deadline', now: deps.now, log: deps.log },
+    (stop) => {
+      const judge = (changed: RouteObject[]): void => {
+        const fresh: RouteVerdict[] = []
+        for (const route of changed) {
+          const verdict = evaluateRoute(route, world, options)
+          verdicts.set(keyOf(idOf(route)), verdict)
+          fresh.push(verdict)
+        }
+        for (const line of progress.update(fresh, deps.now())) deps.log(line)
+        const state = overall(byName ? names.map(keyOf) : [...verdicts.keys()], verdicts)
+        if (state === 'ready') stop('ready')
+        else if (state === 'failed' && settings.failFast) stop('fail-fast')
       }
-      for (const line of progress.update(fresh, deps.now())) deps.log(line)
-      const state = overall(byName ? names.map(keyOf) : [...verdicts.keys()], verdicts)
-      if (state === 'ready') finish('ready')
-      else if (state === 'failed' && settings.failFast) finish('fail-fast')
-    }
-    const inScope = (route: RouteObject): boolean =>
-      !byName || names.some((n) => keyOf(n) === keyOf(idOf(route)))
-
-    cluster
-      .watchRoutes(
-        scope,
-        {
-          onList(kind, namespace, listed) {
-            for (const [key, route] of routes) {
-              if (
-                route.kind === kind &&
-                (namespace === null || route.metadata.namespace === namespace)
-              ) {
-                routes.delete(key)
-                verdicts.delete(key)
-              }
-            }
-            const kept = listed.filter(inScope)
-            for (const route of kept) routes.set(keyOf(idOf(route)), route)
-            judge(kept)
-          },
-          onChange(type, route) {
-            if (!inScope(route)) return
-            const key = keyOf(idOf(route))
-            if (type === 'DELETED') {
+      return {
+        onList(kind, namespace, listed) {
+          for (const [key, route] of routes) {
+            if (
+              route.kind === kind &&
+              (namespace === null || route.metadata.namespace === namespace)
+            ) {
               routes.delete(key)
               verdicts.delete(key)
-              deps.log(`${routeId(idOf(route))}: deleted while waiting`)
-              return
             }
-            routes.set(key, route)
-            judge([route])
-          },
-          onRetry(message) {
-            fault = message
-            deps.log(`cluster: ${message}; retrying`)
-          },
-          onRecovered() {
-            if (fault !== undefined) deps.log('cluster: connection restored')
-            fault = undefined
           }
+          const kept = listed.filter(inScope)
+          for (const route of kept) routes.set(keyOf(idOf(route)), route)
+          judge(kept)
         },
-        watch.signal
-      )
-      .then(
-        () => {
-          if (!settled && fault !== undefined) {
-            finish(new ClusterError(`${cluster.description}: ${fault}`))
+        onChange(type, route) {
+          if (!inScope(route)) return
+          const key = keyOf(idOf(route))
+          if (type === 'DELETED') {
+            routes.delete(key)
+            verdicts.delete(key)
+            deps.log(`${routeId(idOf(route))}: deleted while waiting`)
+            return
           }
-        },
-        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error)))
-      )
-  })
+          routes.set(key, route)
+          judge([route])
+        }
+      }
+    }
+  )
 
   if (byName === false && routes.size === 0) {
     throw new InputError(

@@ -30,6 +30,7 @@ import type {
 } from './model/types.ts'
 import { runSnapshot } from './snapshot.ts'
 import { TOOL_VERSION } from './version.ts'
+import { watchUntil } from './watch-until.ts'
 
 export interface MonitorDeps {
   cluster: ClusterClient
@@ -159,67 +160,32 @@ function watchWindow(
   }
   deps.log(`Watching for ${durationMs / 1000}s; each change is logged as it happens`)
 
-  return new Promise((resolve, reject) => {
-    const watch = new AbortController()
-    let settled = false
-    let fault: string | undefined
-    const finish = (error?: Error): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      watch.abort()
-      if (error) reject(error)
-      else resolve([...routes.values()])
-    }
-    const timer = setTimeout(
-      () =>
-        finish(
-          fault === undefined
-            ? undefined
-            : new ClusterError(
-                `${deps.cluster.description}: ${fault} (still failing at the end of the watch)`
-              )
-        ),
-      durationMs
-    )
-    deps.cluster
-      .watchRoutes(
-        scope,
-        {
-          onList(kind, namespace, listed) {
-            const seen = new Set(listed.map((r) => stateKey(idOf(r))))
-            for (const [key, route] of [...routes]) {
-              const inList =
-                route.kind === kind &&
-                (namespace === null || route.metadata.namespace === namespace)
-              if (inList && !seen.has(key)) drop(key)
-            }
-            listed.forEach(judge)
-          },
-          onChange(type, route) {
-            if (type === 'DELETED') drop(stateKey(idOf(route)))
-            else judge(route)
-          },
-          onRetry(message) {
-            fault = message
-            deps.log(`cluster: ${message}; retrying`)
-          },
-          onRecovered() {
-            if (fault !== undefined) deps.log('cluster: connection restored')
-            fault = undefined
-          }
-        },
-        watch.signal
-      )
-      .then(
-        () => {
-          if (!settled && fault !== undefined) {
-            finish(new ClusterError(`${deps.cluster.description}: ${fault}`))
-          }
-        },
-        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error)))
-      )
-  })
+  return watchUntil(
+    deps.cluster,
+    scope,
+    {
+      endsAt: deps.now() + durationMs,
+      atEnd: undefined,
+      endName: 'the end of the watch',
+      now: deps.now,
+      log: deps.log
+    },
+    () => ({
+      onList(kind, namespace, listed) {
+        const seen = new Set(listed.map((r) => stateKey(idOf(r))))
+        for (const [key, route] of [...routes]) {
+          const inList =
+            route.kind === kind && (namespace === null || route.metadata.namespace === namespace)
+          if (inList && !seen.has(key)) drop(key)
+        }
+        listed.forEach(judge)
+      },
+      onChange(type, route) {
+        if (type === 'DELETED') drop(stateKey(idOf(route)))
+        else judge(route)
+      }
+    })
+  ).then(() => [...routes.values()])
 }
 
 const CHANGE_WORD: Record<ReturnType<typeof changeOf>, string> = {
