@@ -1,0 +1,44 @@
+// Figure 1, reaction latency: one Route without status, the tool started and given time to list and
+// watch, then one status write; the latency is from just before the write is sent to the tool's exit.
+// Trials alternate which tool goes first so that drift in the machine's load hits both alike.
+import { performance } from 'node:perf_hooks'
+import {
+  expectExit,
+  launchTool,
+  stillRunningAfter,
+  type BenchContext,
+  type Tool
+} from './context.ts'
+import type { RouteRef } from './fixture.ts'
+
+/** long enough for either tool to start, list and open its watch on a busy 2-core machine */
+const SETTLE_MS = 1500
+
+export type LatencySamples = Record<Tool, number[]>
+
+async function trial(ctx: BenchContext, tool: Tool, route: RouteRef): Promise<number> {
+  await ctx.fixture.writeStatus(route, 'none')
+  const measured = launchTool(ctx, tool, route, 'direct')
+  await stillRunningAfter(measured, SETTLE_MS, tool)
+  const written = performance.now()
+  await ctx.fixture.writeStatus(route, 'ready')
+  const result = await expectExit(measured.finished, 0, tool)
+  return result.endedAt - written
+}
+
+export async function measureLatency(
+  ctx: BenchContext,
+  route: RouteRef,
+  trials: number
+): Promise<LatencySamples> {
+  const samples: LatencySamples = { 'route-gate': [], 'kubectl wait': [] }
+  for (let i = 0; i < trials; i++) {
+    const order: Tool[] =
+      i % 2 === 0 ? ['route-gate', 'kubectl wait'] : ['kubectl wait', 'route-gate']
+    for (const tool of order) samples[tool].push(await trial(ctx, tool, route))
+    ctx.log(
+      `latency trial ${i + 1}/${trials}: route-gate ${samples['route-gate'].at(-1)!.toFixed(0)} ms, kubectl wait ${samples['kubectl wait'].at(-1)!.toFixed(0)} ms`
+    )
+  }
+  return samples
+}

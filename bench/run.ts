@@ -1,0 +1,171 @@
+// `npm run bench`: route-gate against `kubectl wait` on the real test control plane (npm run
+// cluster:up). Prints one table and writes every number to bench/results.json. `--smoke` runs each
+// figure small (100 Routes) for the integration test; `--out FILE` writes the JSON elsewhere.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { envFilePath, readClusterEnv, REPO_ROOT, type ClusterEnv } from '../test/cluster/env.ts'
+import { AdminApi } from './api.ts'
+import { warmKubectl, type BenchContext } from './context.ts'
+import { Fixture } from './fixture.ts'
+import { measureLatency } from './latency.ts'
+import { requireGnuTime } from './process.ts'
+import { CountingProxy } from './proxy.ts'
+import { checkBudgets, renderTable, type Machine, type Results } from './report.ts'
+import { measureScale, type ScaleResult } from './scale.ts'
+import { measureSnapshot } from './snapshot.ts'
+import { measureStartup } from './startup.ts'
+
+const NAMESPACES = 50
+const PEER_ROUTES = 100
+
+interface Plan {
+  mode: Results['mode']
+  sizes: number[]
+  latencyTrials: number
+  startupTrials: number
+  snapshotRuns: number
+  out: string
+}
+
+function plan(argv: string[]): Plan {
+  const { values } = parseArgs({
+    args: argv,
+    options: { smoke: { type: 'boolean' }, out: { type: 'string' } }
+  })
+  const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'bench', 'results.json'))
+  return values.smoke
+    ? { mode: 'smoke', sizes: [100], latencyTrials: 3, startupTrials: 2, snapshotRuns: 1, out }
+    : {
+        mode: 'full',
+        sizes: [100, 1000, 5000],
+        latencyTrials: 20,
+        startupTrials: 5,
+        snapshotRuns: 3,
+        out
+      }
+}
+
+async function machine(api: AdminApi, kubectl: string): Promise<Omit<Machine, 'loadAfter'>> {
+  const server = await api.json<{ gitVersion: string }>('GET', '/version')
+  const { stdout } = await promisify(execFile)(kubectl, ['version', '--client', '-o', 'json'])
+  const client = JSON.parse(stdout) as { clientVersion: { gitVersion: string } }
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: os.cpus().length,
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    kernel: os.release(),
+    node: process.versions.node,
+    kubeApiserver: server.gitVersion,
+    kubectl: client.clientVersion.gitVersion,
+    loadBefore: os.loadavg()[0]!
+  }
+}
+
+function prerequisites(): { env: ClusterEnv; kubectl: string } {
+  requireGnuTime()
+  const env = readClusterEnv()
+  if (!env) throw new Error(`no test cluster at ${envFilePath()}: run npm run cluster:up first`)
+  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli.js'))) {
+    throw new Error('dist/cli.js is missing: run npm run bundle first')
+  }
+  const kubectl = path.join(env.binDir, 'kubectl')
+  if (!existsSync(kubectl)) {
+    throw new Error(`${kubectl} is missing: run bash test/cluster/build-binaries.sh kubectl`)
+  }
+  return { env, kubectl }
+}
+
+export async function bench(argv: string[], log: (line: string) => void): Promise<Results> {
+  const p = plan(argv)
+  const { env, kubectl } = prerequisites()
+  const started = performance.now()
+  const startedAt = new Date().toISOString()
+  const work = await mkdtemp(path.join(os.tmpdir(), 'route-gate-bench-'))
+  const api = new AdminApi(env.kubeconfig)
+  const proxy = await CountingProxy.start(api)
+  const fixture = new Fixture(api, env)
+  const ctx: BenchContext = {
+    env,
+    api,
+    fixture,
+    proxy,
+    repo: REPO_ROOT,
+    proxyKubeconfig: await proxy.writeKubeconfig(path.join(work, 'kubeconfig')),
+    kubectl,
+    kubectlCache: path.join(work, 'kubectl-cache'),
+    home: path.join(work, 'home'),
+    log
+  }
+  await mkdir(ctx.home)
+  let namespaces: string[] = []
+  try {
+    const before = await machine(api, kubectl)
+    await warmKubectl(ctx)
+    namespaces = await fixture.namespaces(NAMESPACES)
+    log(`run ${fixture.runId}: ${NAMESPACES} namespaces bench-${fixture.runId}-*`)
+
+    const [latencyRoute] = await fixture.createRoutes('latency', 1, namespaces)
+    const latency = await measureLatency(ctx, latencyRoute!, p.latencyTrials)
+    // the last trial left the Route ready, so each start-up run ends by itself
+    const startup = await measureStartup(ctx, latencyRoute!, p.startupTrials)
+    log('start-up measured')
+
+    const scale: ScaleResult[] = []
+    let snapshot: Results['snapshot'] | undefined
+    for (const size of p.sizes) {
+      const set = `s${size}`
+      const routes = await fixture.createRoutes(set, size, namespaces)
+      log(`scale ${size}: Routes created`)
+      scale.push(await measureScale(ctx, 'route-gate', routes))
+      log(`scale ${size}: route-gate ${Math.round(scale.at(-1)!.verdictMs)} ms`)
+      if (size === PEER_ROUTES) {
+        const peerRoutes = await fixture.createRoutes('peer', size, namespaces)
+        scale.push(await measureScale(ctx, 'kubectl wait', peerRoutes))
+        log(`scale ${size}: kubectl wait ${Math.round(scale.at(-1)!.verdictMs)} ms`)
+        await fixture.deleteRoutes('peer', namespaces)
+      }
+      if (size === Math.max(...p.sizes)) {
+        snapshot = await measureSnapshot(ctx, set, namespaces, work, p.snapshotRuns)
+        log('snapshot measured')
+      }
+      await fixture.deleteRoutes(set, namespaces)
+    }
+    const partial = {
+      mode: p.mode,
+      startedAt,
+      durationS: (performance.now() - started) / 1000,
+      machine: { ...before, loadAfter: os.loadavg()[0]! },
+      latency,
+      startup,
+      scale,
+      snapshot: snapshot!
+    }
+    const results: Results = { ...partial, budgets: checkBudgets(partial) }
+    await writeFile(p.out, JSON.stringify(results, null, 2) + '\n')
+    return results
+  } finally {
+    await fixture.deleteRoutes(undefined, namespaces).catch(() => {})
+    await fixture.deleteNamespaces(namespaces).catch(() => {})
+    await proxy.close()
+    api.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main) {
+  const t0 = performance.now()
+  const log = (line: string): void => {
+    process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`)
+  }
+  bench(process.argv.slice(2), log).then(
+    (results) => process.stdout.write(`${renderTable(results)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = 1
+    }
+  )
+}
