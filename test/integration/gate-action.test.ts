@@ -83,6 +83,13 @@ const logOf = (result: ActionResult): string =>
     .filter((line) => !line.startsWith('::add-mask::'))
     .join('\n')
 
+/** The remediation must reach the reader in all three places: JSON report, job summary, annotation. */
+function expectEverywhere(result: ActionResult, text: string): void {
+  const annotations = result.stdout.split('\n').filter((l) => /^::error .*file=/.test(l))
+  expect(annotations.join('\n')).toContain(text)
+  expect(result.summary).toContain(text)
+}
+
 const problemsOf = (report: Report) =>
   report.routes.flatMap((r) => [...(r.problems ?? []), ...r.parents.flatMap((p) => p.problems)])
 
@@ -137,6 +144,7 @@ describe('gate through the committed Action bundle', () => {
     expect(result.outputs['failed-routes']).toBe(`HTTPRoute ${ns}/web`)
     const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'BackendNotFound')
     expect(problem?.remediation).toContain('checkout')
+    expectEverywhere(result, 'nearest existing Service')
     expect(result.summary).toContain('BackendNotFound')
     expect(result.summary).toContain('checkout-svc')
     expect(result.stdout).toMatch(/::error .*file=route\.yaml,line=1[,:]/)
@@ -154,6 +162,7 @@ describe('gate through the committed Action bundle', () => {
     const problem = problemsOf(await reportOf(denied)).find((p) => p.reason === 'RefNotPermitted')
     expect(problem?.fix).toMatch(/kind: ReferenceGrant/)
     expect(problem?.fix).toContain(`namespace: ${backendNs}`)
+    expectEverywhere(denied, `Create the ReferenceGrant below in namespace ${backendNs}`)
 
     await applyYaml(problem!.fix!, backendNs)
     const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
@@ -179,6 +188,7 @@ describe('gate through the committed Action bundle', () => {
       (p) => p.reason === 'NotAllowedByListeners'
     )
     expect(problem?.remediation).toContain('same-ns')
+    expectEverywhere(result, 'attach to listener')
     expect(result.summary).toContain('NotAllowedByListeners')
   })
 
@@ -193,6 +203,7 @@ describe('gate through the committed Action bundle', () => {
     expect(result.code).toBe(1)
     const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'NoMatchingParent')
     expect(problem?.remediation).toContain('http')
+    expectEverywhere(result, 'Set sectionName to')
   })
 
   it('6. a parentRef to a Gateway that does not exist: NoStatus, ends within timeout + 2 s', async () => {
@@ -210,6 +221,7 @@ describe('gate through the committed Action bundle', () => {
     const problem = problemsOf(report).find((p) => p.reason === 'NoStatus')
     expect(problem?.severity).toBe('error')
     expect(problem?.remediation).toContain('contour')
+    expectEverywhere(result, 'the nearest existing name')
   })
 
   it('7. a spec change under old status: waits for the new generation, never reports the old', async () => {
