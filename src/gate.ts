@@ -17,6 +17,7 @@ import type {
   RouteResult,
   RouteVerdict,
   SourcePosition,
+  Verdict,
   VerdictOptions
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
@@ -89,11 +90,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   }
   let world = await inTime(cluster.readWorld([]))
   const routes = new Map<string, RouteObject>()
-  const verdicts = new Map<string, RouteVerdict>()
+  const verdicts = new VerdictTally()
   const progress = new ProgressLog(started)
 
-  const inScope = (route: RouteObject): boolean =>
-    !byName || names.some((n) => keyOf(n) === keyOf(idOf(route)))
+  const wanted = new Set(names.map(keyOf))
+  const inScope = (route: RouteObject): boolean => !byName || wanted.has(keyOf(idOf(route)))
   const outcome = await watchUntil<Outcome>(
     cluster,
     scope,
@@ -107,7 +108,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
           fresh.push(verdict)
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
-        const state = overall(byName ? names.map(keyOf) : [...verdicts.keys()], verdicts)
+        const state = verdicts.overall(byName ? wanted.size : undefined)
         if (state === 'ready') stop('ready')
         else if (state === 'failed' && settings.failFast) stop('fail-fast')
       }
@@ -149,7 +150,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   }
 
   const finalOptions = { ...options, final: outcome === 'deadline' }
-  const notReady = [...verdicts.values()].filter((v) => v.verdict !== 'ready')
+  const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
   world = await beforeDeadline(
     cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route))),
     Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
@@ -279,19 +280,33 @@ function requireServed(kinds: RouteKind[], served: Map<RouteKind, string>, byNam
   }
 }
 
-function overall(
-  keys: string[],
-  verdicts: Map<string, RouteVerdict>
-): 'ready' | 'failed' | 'pending' {
-  if (keys.length === 0) return 'pending'
-  let pending = false
-  for (const key of keys) {
-    const v = verdicts.get(key)
-    if (!v) pending = true
-    else if (v.verdict === 'failed') return 'failed'
-    else if (v.verdict === 'pending') pending = true
+/**
+ * Verdicts by Route key with a running count of each verdict: judging one watch event costs O(1), not
+ * O(Routes), which with thousands of Routes made the wait quadratic.
+ */
+class VerdictTally {
+  readonly byKey = new Map<string, RouteVerdict>()
+  private readonly counts: Record<Verdict, number> = { ready: 0, failed: 0, pending: 0 }
+
+  set(key: string, verdict: RouteVerdict): void {
+    this.delete(key)
+    this.byKey.set(key, verdict)
+    this.counts[verdict.verdict]++
   }
-  return pending ? 'pending' : 'ready'
+
+  delete(key: string): void {
+    const previous = this.byKey.get(key)
+    if (previous) this.counts[previous.verdict]--
+    this.byKey.delete(key)
+  }
+
+  /** expected: how many Routes must be judged (by name), or undefined for those seen */
+  overall(expected: number | undefined): 'ready' | 'failed' | 'pending' {
+    const total = expected ?? this.byKey.size
+    if (total === 0) return 'pending'
+    if (this.counts.failed > 0) return 'failed'
+    return this.counts.ready === total ? 'ready' : 'pending'
+  }
 }
 
 /** Namespaces whose objects can explain a Route: its own, its parents' and its backends'. */
