@@ -7,7 +7,13 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { envFilePath, readClusterEnv, REPO_ROOT, type ClusterEnv } from '../test/cluster/env.ts'
+import {
+  ENV_FILE_VARIABLE,
+  envFilePath,
+  readClusterEnv,
+  REPO_ROOT,
+  type ClusterEnv
+} from '../test/cluster/env.ts'
 import { AdminApi } from './api.ts'
 import { warmKubectl, type BenchContext } from './context.ts'
 import { Fixture } from './fixture.ts'
@@ -67,8 +73,9 @@ async function machine(api: AdminApi, kubectl: string): Promise<Omit<Machine, 'l
 
 function prerequisites(): { env: ClusterEnv; kubectl: string } {
   requireGnuTime()
-  const env = readClusterEnv()
-  if (!env) throw new Error(`no test cluster at ${envFilePath()}: run npm run cluster:up first`)
+  const file = process.env[ENV_FILE_VARIABLE] ?? envFilePath()
+  const env = readClusterEnv(file)
+  if (!env) throw new Error(`no test cluster at ${file}: run npm run cluster:up first`)
   if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli.js'))) {
     throw new Error('dist/cli.js is missing: run npm run bundle first')
   }

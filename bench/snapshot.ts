@@ -65,7 +65,11 @@ export async function measureSnapshot(
 ): Promise<SnapshotResult> {
   const { items, failing } = await buildDump(ctx, set, namespaces)
   const dump = path.join(dir, 'dump.yaml')
-  const text = stringify({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
+  // kubectl writes no anchors; shared objects must not become aliases either
+  const text = stringify(
+    { apiVersion: 'v1', kind: 'List', metadata: {}, items },
+    { aliasDuplicateObjects: false }
+  )
   await writeFile(dump, text)
   const wallMs: number[] = []
   let peakRssMb = 0

@@ -1,0 +1,53 @@
+// `npm run bench` is not part of npm test; this small run of it (100 Routes, a few trials) is, so the
+// benchmark cannot rot: every figure runs for route-gate and kubectl wait against the real control
+// plane, and the budgets that do not depend on the machine's speed are held.
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import type { Results } from '../../bench/report.ts'
+import { REPO } from '../helpers/action.ts'
+
+const run = promisify(execFile)
+
+describe('npm run bench -- --smoke', () => {
+  it('measures every figure for route-gate and kubectl wait on 100 Routes', async () => {
+    const out = path.join(
+      await mkdtemp(path.join(os.tmpdir(), 'route-gate-bench-smoke-')),
+      'r.json'
+    )
+    const { stdout } = await run(
+      process.execPath,
+      ['--experimental-strip-types', 'bench/run.ts', '--smoke', '--out', out],
+      { cwd: REPO, env: process.env, maxBuffer: 16 * 1024 * 1024 }
+    )
+    const results = JSON.parse(await readFile(out, 'utf8')) as Results
+
+    expect(stdout).toContain('| Figure | route-gate | kubectl wait |')
+    expect(stdout).toContain('| Budget | Measured | Limit | Held |')
+    expect(results.mode).toBe('smoke')
+    for (const tool of ['route-gate', 'kubectl wait'] as const) {
+      expect(results.latency[tool]).toHaveLength(3)
+      expect(Math.min(...results.latency[tool])).toBeGreaterThan(0)
+      expect(results.startup.firstRequestMs[tool].every((ms) => ms > 0)).toBe(true)
+    }
+
+    const gate = results.scale.find((s) => s.tool === 'route-gate')
+    const peer = results.scale.find((s) => s.tool === 'kubectl wait')
+    expect(gate).toMatchObject({ routes: 100, namespaces: 50 })
+    expect(peer).toMatchObject({ routes: 100, namespaces: 50 })
+    // one list and one watch per namespace, whatever the number of Routes; kubectl: per Route
+    expect(gate!.requests).toBeGreaterThanOrEqual(2 * 50)
+    expect(gate!.requests).toBeLessThanOrEqual(3 * 50 + 30)
+    expect(peer!.requests).toBeGreaterThanOrEqual(2 * 100)
+    expect(gate!.peakRssMb).toBeGreaterThan(10)
+    expect(peer!.peakRssMb).toBeGreaterThan(gate!.peakRssMb)
+
+    expect(results.snapshot).toMatchObject({ routes: 100, failing: 5, failuresFirst: true })
+    expect(results.snapshot.summaryBytes).toBeLessThan(1024 * 1024)
+    expect(results.budgets.find((b) => b.name.startsWith('API requests'))?.ok).toBe(true)
+    expect(results.budgets.find((b) => b.name.startsWith('job summary'))?.ok).toBe(true)
+  }, 300_000)
+})
