@@ -2,7 +2,7 @@
 // benchmark cannot rot: every figure runs for route-gate and kubectl wait against the real control
 // plane, and the budgets that do not depend on the machine's speed are held.
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -14,16 +14,15 @@ const run = promisify(execFile)
 
 describe('npm run bench -- --smoke', () => {
   it('measures every figure for route-gate and kubectl wait on 100 Routes', async () => {
-    const out = path.join(
-      await mkdtemp(path.join(os.tmpdir(), 'route-gate-bench-smoke-')),
-      'r.json'
-    )
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-bench-smoke-'))
+    const out = path.join(dir, 'results.json')
     const { stdout } = await run(
       process.execPath,
       ['--experimental-strip-types', 'bench/run.ts', '--smoke', '--out', out],
       { cwd: REPO, env: process.env, maxBuffer: 16 * 1024 * 1024 }
     )
     const results = JSON.parse(await readFile(out, 'utf8')) as Results
+    await rm(dir, { recursive: true, force: true })
 
     expect(stdout).toContain('| Figure | route-gate | kubectl wait |')
     expect(stdout).toContain('| Budget | Measured | Limit | Held |')
