@@ -4,6 +4,7 @@ import { glob, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
 import type { ManifestDocument } from './cluster/types.ts'
+import { parseLargeYaml, type ParsedDocument } from './large-yaml.ts'
 import { InputError } from './errors.ts'
 import { isRouteObject } from './model/kinds.ts'
 import { routeShapeError } from './model/shape.ts'
@@ -75,16 +76,40 @@ async function readText(file: string, shown: string): Promise<string> {
   return bytes.toString('utf8')
 }
 
+// Above this size the precise parser takes seconds (a 5,000-Route dump is about 8 MiB).
+const LARGE_TEXT_CHARS = 1024 * 1024
+
 /** Parses one file's text: multi-document YAML, JSON, or a List (its items become documents). */
 export function parseManifestText(text: string, file: string): ManifestDocument[] {
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
-  const lineCounter = new LineCounter()
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true })
-  const documents = Array.isArray(parsed) ? parsed : [parsed]
+  const documents =
+    (text.length > LARGE_TEXT_CHARS ? parseLargeYaml(text) : undefined) ??
+    parsePrecisely(text, file)
   const out: ManifestDocument[] = []
   documents.forEach((doc, i) => {
     const index = i + 1
     const where = `${file} document ${index}`
+    if (doc.value === null || doc.value === undefined) return
+    for (const item of flattenList(doc, where)) {
+      out.push({
+        file,
+        index,
+        line: item.line ?? doc.line,
+        object: checkObject(item.value, item.where)
+      })
+    }
+  })
+  if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
+  return out
+}
+
+/** The `yaml` package: a position on every node, and precise errors naming line and column. */
+function parsePrecisely(text: string, file: string): ParsedDocument[] {
+  const lineCounter = new LineCounter()
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true })
+  const documents = Array.isArray(parsed) ? parsed : [parsed]
+  return documents.map((doc, i) => {
+    const where = `${file} document ${i + 1}`
     const firstError = doc.errors[0]
     if (firstError) {
       const position = firstError.linePos?.[0]
@@ -97,20 +122,13 @@ export function parseManifestText(text: string, file: string): ManifestDocument[
         `${where}${position ? ` (line ${position.line}, column ${position.col})` : ''}: invalid YAML: ${problem}`
       )
     }
-    const value = toPlain(doc, where)
-    if (value === null || value === undefined) return
-    const line = lineOf(doc.contents, lineCounter)
-    for (const item of flattenList(value, doc, where, lineCounter)) {
-      out.push({
-        file,
-        index,
-        line: item.line ?? line,
-        object: checkObject(item.value, item.where)
-      })
+    const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
+    return {
+      value: toPlain(doc, where),
+      line: lineOf(doc.contents, lineCounter),
+      itemLines: isSeq(itemsNode) ? itemsNode.items.map((item) => lineOf(item, lineCounter)) : []
     }
   })
-  if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
-  return out
 }
 
 function toPlain(doc: Document, where: string): unknown {
@@ -133,23 +151,22 @@ interface Item {
   line?: number
 }
 
-function flattenList(value: unknown, doc: Document, where: string, lc: LineCounter): Item[] {
-  const object = value as { kind?: unknown; items?: unknown }
+function flattenList(doc: ParsedDocument, where: string): Item[] {
+  const object = doc.value as { kind?: unknown; items?: unknown }
   if (
     typeof object !== 'object' ||
     typeof object.kind !== 'string' ||
     !object.kind.endsWith('List')
   ) {
-    return [{ value, where }]
+    return [{ value: doc.value, where }]
   }
   if (!Array.isArray(object.items)) {
     throw new InputError(`${where}: field "items" of a ${object.kind} must be a list`)
   }
-  const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
   return (object.items as unknown[]).map((item, i) => ({
     value: item,
     where: `${where} items[${i}]`,
-    line: isSeq(itemsNode) ? lineOf(itemsNode.items[i], lc) : undefined
+    line: doc.itemLines[i]
   }))
 }
 
