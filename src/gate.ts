@@ -150,12 +150,17 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   }
 
   const finalOptions = { ...options, final: outcome === 'deadline' }
-  const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
-  world = await beforeDeadline(
-    cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route))),
-    Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
-    deps
-  )
+  // Everything ready: the verdicts just reached stand, and there is nothing to diagnose. Reading the
+  // cluster again would only delay the deployment (it is most of the gate's reaction time).
+  const allReady = outcome === 'ready'
+  if (!allReady) {
+    const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
+    world = await beforeDeadline(
+      cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route))),
+      Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
+      deps
+    )
+  }
   const notes = new Set<string>()
   const results: RouteResult[] = []
   const now = new Date(deps.now())
@@ -167,7 +172,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       results.push(explainMissingRoute({ kind, namespace, name }, finalOptions.final))
       continue
     }
-    const verdict = evaluateRoute(route, world, finalOptions)
+    const verdict =
+      (allReady ? verdicts.byKey.get(key) : undefined) ?? evaluateRoute(route, world, finalOptions)
     verdict.notes.forEach((n) => notes.add(n))
     results.push(explainRoute(verdict, world, { source: sources.get(key), now }))
   }

@@ -48,6 +48,8 @@ describe('runGate', () => {
     expectValidReport(report)
     expect(lines.at(-1)).toMatch(/^Verdict: ready: 1 of 1 Routes ready/)
     expect(cluster.scopes[0]).toMatchObject({ kinds: ['HTTPRoute'], namespaces: ['shop'] })
+    // nothing to diagnose: no second read of the cluster between the verdict and the exit
+    expect(cluster.worldReads).toEqual([[]])
   })
 
   it('keeps waiting through a failure that heals, then reports ready', async () => {
