@@ -1,6 +1,4 @@
 import { runAction } from './action.ts'
+import { exitWhenFlushed } from './exit.ts'
 
-const code = await runAction()
-process.exitCode = code
-// A socket still closing (a watch, a keep-alive connection) must not hold the step past its deadline.
-setTimeout(() => process.exit(code), 1000).unref()
+await exitWhenFlushed(await runAction())

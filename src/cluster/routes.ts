@@ -48,7 +48,14 @@ export function targetOperation(target: RouteTarget, verb: string): Operation {
 /** A Route as delivered to callers: plain JSON with its type set. */
 export function asRoute(object: Record<string, unknown>, target: RouteTarget): RouteObject {
   const { group, version } = target.resource
-  return { ...object, apiVersion: `${group}/${version}`, kind: target.kind } as RouteObject
+  // managedFields are often the bulk of an object and nothing reads them; thousands of Routes are held
+  const { managedFields: _, ...metadata } = (object.metadata ?? {}) as Record<string, unknown>
+  return {
+    ...object,
+    apiVersion: `${group}/${version}`,
+    kind: target.kind,
+    metadata
+  } as RouteObject
 }
 
 export function inScope(route: RouteObject, scope: RouteScope): boolean {

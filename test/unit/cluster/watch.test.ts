@@ -123,6 +123,33 @@ describe('watchRoutes and listRoutes', () => {
   const lists = (): RecordedRequest[] =>
     fake.requestsTo('GET', COLLECTION).filter((r) => r.query.get('watch') !== 'true')
 
+  it('drops managedFields from delivered Routes (thousands are held in memory)', async () => {
+    const withFields = {
+      ...item('a', '1'),
+      metadata: {
+        name: 'a',
+        namespace: 'shop',
+        resourceVersion: '1',
+        managedFields: [{ manager: 'kubectl' }]
+      }
+    }
+    script(
+      fake,
+      [(_request, response) => sendJson(response, 200, list('HTTPRoute', '10', [withFields]))],
+      [hang]
+    )
+    const handlers = recorder()
+    const done = client.watchRoutes(SCOPE, handlers, stop.signal)
+    await vi.waitFor(() => expect(handlers.lists).toHaveLength(1))
+    stop.abort()
+    await done
+    expect(handlers.lists[0]?.[0]?.metadata).toEqual({
+      name: 'a',
+      namespace: 'shop',
+      resourceVersion: '1'
+    })
+  })
+
   it('opens no watch when a handler ends the run during the list (a watch then would outlive the run)', async () => {
     script(fake, [listOf('10', 'a')], [hang])
     const handlers = recorder()
