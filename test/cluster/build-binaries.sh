@@ -52,7 +52,7 @@ build_k8s_command() {
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ld="$ld -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
   done
-  log "$name $K8S_VERSION: compiling (kube-apiserver cold: 10-20 min on 2 cores)"
+  log "$name $K8S_VERSION: compiling (cold: several minutes on 2 cores)"
   go build -ldflags "-s -w $ld" -o "$BIN/$name.tmp" "k8s.io/kubernetes/cmd/$name"
   mv "$BIN/$name.tmp" "$BIN/$name"
 }
