@@ -4,6 +4,7 @@
 import type { ClusterClient, ManifestDocument, RouteKey, RouteScope } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
+import { namespacesToRead } from './diagnose/route-spec.ts'
 import { ClusterError, InputError } from './errors.ts'
 import type { Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests } from './manifests.ts'
@@ -156,7 +157,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   if (!allReady) {
     const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
     world = await beforeDeadline(
-      cluster.readWorld(referencedNamespaces(notReady.map((v) => v.route))),
+      cluster.readWorld(namespacesToRead(notReady.map((v) => v.route))),
       Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
       deps
     )
@@ -313,30 +314,6 @@ class VerdictTally {
     if (this.counts.failed > 0) return 'failed'
     return this.counts.ready === total ? 'ready' : 'pending'
   }
-}
-
-/** Namespaces whose objects can explain a Route: its own, its parents' and its backends'. */
-export function referencedNamespaces(routes: RouteObject[]): string[] {
-  const out = new Set<string>()
-  for (const route of routes) {
-    out.add(route.metadata.namespace)
-    const spec = route.spec as { parentRefs?: unknown; rules?: unknown } | undefined
-    for (const ref of asArray(spec?.parentRefs)) {
-      const ns = (ref as { namespace?: unknown }).namespace
-      if (typeof ns === 'string' && ns) out.add(ns)
-    }
-    for (const rule of asArray(spec?.rules)) {
-      for (const backend of asArray((rule as { backendRefs?: unknown }).backendRefs)) {
-        const ns = (backend as { namespace?: unknown }).namespace
-        if (typeof ns === 'string' && ns) out.add(ns)
-      }
-    }
-  }
-  return [...out].sort()
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value.filter((v) => typeof v === 'object' && v !== null) : []
 }
 
 function scopeText(scope: RouteScope): string {

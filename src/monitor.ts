@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { ClusterClient, RouteScope } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { ClusterError, InputError } from './errors.ts'
-import { referencedNamespaces } from './gate.ts'
+import { namespacesToRead } from './diagnose/route-spec.ts'
 import type { FailOn, Settings } from './inputs.ts'
 import { evaluateRoute } from './model/evaluate.ts'
 import { buildReport, routeId } from './model/report.ts'
@@ -204,8 +204,7 @@ async function explainAll(
   now: number
 ): Promise<{ results: RouteResult[]; notes: string[] }> {
   const notReady = routes.filter((r) => evaluateRoute(r, owners, options).verdict !== 'ready')
-  const world =
-    notReady.length === 0 ? owners : await cluster.readWorld(referencedNamespaces(notReady))
+  const world = notReady.length === 0 ? owners : await cluster.readWorld(namespacesToRead(notReady))
   const notes = new Set<string>()
   const results = routes.map((route) => {
     const verdict = evaluateRoute(route, world, options)

@@ -1,4 +1,5 @@
 // What diagnosis reads from a Route's spec: hostnames, rules, their filters and backendRefs.
+import { routeParentRefs } from '../model/parent-ref.ts'
 import type { RouteObject } from '../model/types.ts'
 import { arrayField, integerField, isRecord, stringField } from '../model/unknown.ts'
 
@@ -174,4 +175,15 @@ export function rulesNamedIn(message: string | undefined): number[] {
 export function describeBackendRef(ref: BackendRef): string {
   const kind = isServiceRef(ref) ? 'Service' : `${ref.kind}${ref.group ? `.${ref.group}` : ''}`
   return `${kind} ${ref.namespace}/${ref.name}${ref.port === undefined ? '' : `:${ref.port}`}`
+}
+
+/** Namespaces whose objects can explain these Routes: their own, their parents' and their backends'. */
+export function namespacesToRead(routes: RouteObject[]): string[] {
+  const out = new Set<string>()
+  for (const route of routes) {
+    out.add(route.metadata.namespace)
+    for (const ref of routeParentRefs(route)) out.add(ref.namespace)
+    for (const ref of routeBackendRefs(route)) out.add(ref.namespace)
+  }
+  return [...out].sort()
 }

@@ -4,7 +4,7 @@ import { freshnessOf, readEntries } from './entries.ts'
 import type { StatusEntry } from './entries.ts'
 import { routeId } from './route-id.ts'
 import { assignEntries, ownerController, sameScope } from './matching.ts'
-import { formatParentRef, normalizeParentRef, parentRefKey } from './parent-ref.ts'
+import { formatParentRef, parentRefKey, routeParentRefs } from './parent-ref.ts'
 import type {
   Condition,
   Finding,
@@ -16,7 +16,7 @@ import type {
   VerdictOptions,
   World
 } from './types.ts'
-import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
+import { integerField, isRecord, stringField } from './unknown.ts'
 
 export const DEFAULT_CONDITIONS: string[] = ['Accepted', 'ResolvedRefs']
 
@@ -231,10 +231,7 @@ export function evaluateRoute(
     world,
     notes: new Set()
   }
-  const spec: unknown = isRecord(route) ? route.spec : undefined
-  const refs = (arrayField(spec, 'parentRefs') ?? [])
-    .filter(isRecord)
-    .map((raw) => normalizeParentRef(raw, namespace))
+  const refs = routeParentRefs(route)
   for (const ref of refs.filter((r) => r.group === 'core')) {
     ctx.notes.add(
       `${ctx.id}: parentRef ${formatParentRef(ref)} sets group "core"; Gateway API names the core ` +

@@ -1,6 +1,6 @@
 import { GATEWAY_GROUP } from './types.ts'
-import type { ParentRef } from './types.ts'
-import { integerField, stringField } from './unknown.ts'
+import type { ParentRef, RouteObject } from './types.ts'
+import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
 
 /**
  * Applies the CRD defaults the API server would apply (group, kind) and the godoc's namespace rule.
@@ -46,4 +46,12 @@ export function formatParentRef(ref: ParentRef, routeNamespace?: string): string
   const section = ref.sectionName === undefined ? '' : `#${ref.sectionName}`
   const port = ref.port === undefined ? '' : `:${ref.port}`
   return `${kind}${name}${section}${port}`
+}
+
+/** The Route's spec.parentRefs, normalized; entries that are not objects are skipped. */
+export function routeParentRefs(route: RouteObject): ParentRef[] {
+  const spec: unknown = isRecord(route) ? route.spec : undefined
+  return (arrayField(spec, 'parentRefs') ?? [])
+    .filter(isRecord)
+    .map((raw) => normalizeParentRef(raw, route.metadata.namespace))
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parentChain } from '../../../src/diagnose/chain.ts'
+import { namespacesToRead } from '../../../src/diagnose/route-spec.ts'
 import type { ChainLink, Condition, Finding } from '../../../src/model/types.ts'
 import { baseWorld, parentVerdict, ref, route } from '../../fixtures/diagnose/world.ts'
 
@@ -104,5 +105,25 @@ describe('parentChain', () => {
       baseWorld()
     )
     expect(chain[2]).toEqual({ label: 'listeners http, https', state: 'unknown' })
+  })
+})
+
+describe('namespacesToRead', () => {
+  it("reads the Routes' own, their parents' and their backends' namespaces, once each", () => {
+    const r = route({
+      parentRefs: [
+        { name: 'web', namespace: 'infra' },
+        { name: 'mesh', kind: 'Service', group: '' }
+      ],
+      rules: [
+        {
+          backendRefs: [
+            { name: 'a', port: 80 },
+            { name: 'b', namespace: 'payments', port: 80 }
+          ]
+        }
+      ]
+    })
+    expect(namespacesToRead([r, r])).toEqual(['infra', 'payments', 'shop'])
   })
 })
