@@ -57,6 +57,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     settings.routes.length === 0 &&
     settings.selector === undefined &&
     !docs.some((doc) => isRouteObject(doc.object))
+  if (settings.selector !== undefined && docs.some((doc) => isRouteObject(doc.object))) {
+    throw new InputError(
+      'Invalid inputs: manifests hold Routes, which are gated by name; drop selector, or apply the Routes in another step and gate them by selector'
+    )
+  }
   if (docs.length > 0 && !settings.dryRun && nothingToGate) {
     throw new InputError(
       `manifests hold no Route (${ROUTE_KIND_LIST}): nothing to gate among ${docs.length} documents`
@@ -96,6 +101,9 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 
   const wanted = new Set(names.map(keyOf))
   const inScope = (route: RouteObject): boolean => !byName || wanted.has(keyOf(idOf(route)))
+  // Every kind and namespace is listed on its own; until each has answered once, the Routes seen so
+  // far are not all there are, and "all ready" would be a guess.
+  const unlisted = new Set(listTargets(scope))
   const outcome = await watchUntil<Outcome>(
     cluster,
     scope,
@@ -110,11 +118,12 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
         const state = verdicts.overall(byName ? wanted.size : undefined)
-        if (state === 'ready') stop('ready')
+        if (state === 'ready' && unlisted.size === 0) stop('ready')
         else if (state === 'failed' && settings.failFast) stop('fail-fast')
       }
       return {
         onList(kind, namespace, listed) {
+          unlisted.delete(targetKey(kind, namespace))
           for (const [key, route] of routes) {
             if (
               route.kind === kind &&
@@ -314,6 +323,15 @@ class VerdictTally {
     if (this.counts.failed > 0) return 'failed'
     return this.counts.ready === total ? 'ready' : 'pending'
   }
+}
+
+const targetKey = (kind: RouteKind, namespace: string | null): string =>
+  `${kind}/${namespace ?? '*'}`
+
+/** The (kind, namespace) pairs the cluster layer lists one by one. */
+function listTargets(scope: RouteScope): string[] {
+  const namespaces = scope.namespaces === 'all' ? [null] : scope.namespaces
+  return scope.kinds.flatMap((kind) => namespaces.map((ns) => targetKey(kind, ns)))
 }
 
 function scopeText(scope: RouteScope): string {

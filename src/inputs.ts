@@ -374,6 +374,12 @@ function checkCombinations(s: Settings): void {
   }
   if (s.command === 'monitor') checkMonitor(s)
   else checkGate(s)
+  if (s.selector !== undefined && s.routes.length > 0) {
+    // one scope per run: a selector would silently leave out named Routes that lack its labels
+    throw new InputError(
+      'Invalid inputs: set either routes (Routes by name) or selector (Routes by label), not both'
+    )
+  }
   for (const r of s.routes) {
     if (!s.kinds.includes(r.kind)) {
       throw new InputError(

@@ -2,13 +2,14 @@
 // supplies both the Routes and the World around them, so the report explains itself offline.
 import type { ManifestDocument } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
+import { explainMissingRoute } from './diagnose/missing.ts'
 import { InputError } from './errors.ts'
 import type { Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests } from './manifests.ts'
 import { evaluateRoute } from './model/evaluate.ts'
 import { isRouteObject } from './model/kinds.ts'
 import { buildReport } from './model/report.ts'
-import type { KubeObject, Report, RouteObject, World } from './model/types.ts'
+import type { KubeObject, Report, RouteKind, RouteObject, World } from './model/types.ts'
 import { TOOL_VERSION } from './version.ts'
 
 const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial'>> = {
@@ -57,17 +58,19 @@ function withNamespace(route: RouteObject, fallback: string): RouteObject {
   return { ...route, metadata: { ...route.metadata, namespace: fallback } }
 }
 
+/** Named Routes as the gate names them: without a namespace, the namespace input's, else default. */
+function namedKeys(s: Settings): string[] {
+  return s.routes.map((r) => routeKey(r.kind, r.namespace ?? s.namespace ?? 'default', r.name))
+}
+
+const routeKey = (kind: string, namespace: string, name: string): string =>
+  `${kind}/${namespace}/${name}`
+
 function inScope(route: RouteObject, s: Settings): boolean {
   if (!s.kinds.includes(route.kind)) return false
-  if (s.namespace !== undefined && route.metadata.namespace !== s.namespace) return false
-  if (s.routes.length > 0) {
-    return s.routes.some(
-      (r) =>
-        r.kind === route.kind &&
-        r.name === route.metadata.name &&
-        (r.namespace ?? s.namespace ?? route.metadata.namespace) === route.metadata.namespace
-    )
-  }
+  const { namespace, name } = route.metadata
+  if (s.routes.length > 0) return namedKeys(s).includes(routeKey(route.kind, namespace, name))
+  if (s.namespace !== undefined && namespace !== s.namespace) return false
   return s.selector === undefined || matchesSelector(route.metadata.labels ?? {}, s.selector)
 }
 
@@ -97,7 +100,7 @@ export async function runSnapshot(settings: Settings, cwd: string, now: Date): P
   if (file === undefined) throw new InputError('from-file is required for a snapshot')
   const docs = await loadManifests(await expandManifestPaths([file], cwd), cwd)
   const { routes, world, missing } = splitDump(docs, settings)
-  if (routes.length === 0) {
+  if (routes.length === 0 && settings.routes.length === 0) {
     throw new InputError(
       `${file}: no ${settings.kinds.join('/')} in scope (the dump holds ${describeKinds(docs)})`
     )
@@ -109,6 +112,14 @@ export async function runSnapshot(settings: Settings, cwd: string, now: Date): P
     verdict.notes.forEach((n) => notes.add(n))
     return explainRoute(verdict, world, { source: { file: doc.file, line: doc.line }, now })
   })
+  // a Route asked for by name that the dump does not hold did not exist when it was taken
+  const found = new Set(
+    routes.map(({ route: r }) => routeKey(r.kind, r.metadata.namespace, r.metadata.name))
+  )
+  for (const key of namedKeys(settings).filter((k) => !found.has(k))) {
+    const [kind, namespace, name] = key.split('/') as [RouteKind, string, string]
+    results.push(explainMissingRoute({ kind, namespace, name }, true))
+  }
   if (missing.length > 0) {
     notes.add(
       `The dump holds no ${missing.join(', ')}: diagnosis that needs them is limited (dump them too with kubectl get … -A -o yaml).`

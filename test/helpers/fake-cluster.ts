@@ -67,12 +67,18 @@ export class FakeCluster implements ClusterClient {
   watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void> {
     this.scopes.push(scope)
     this.handlers = handlers
+    // as the real client: one list per kind and namespace (null: all namespaces), one after another
+    const namespaces = scope.namespaces === 'all' ? [null] : scope.namespaces
     for (const kind of scope.kinds) {
-      handlers.onList(
-        kind,
-        null,
-        this.routes.filter((r) => r.kind === kind)
-      )
+      for (const namespace of namespaces) {
+        handlers.onList(
+          kind,
+          namespace,
+          this.routes.filter(
+            (r) => r.kind === kind && (namespace === null || r.metadata.namespace === namespace)
+          )
+        )
+      }
     }
     return new Promise((resolve, reject) => {
       if (this.watchError) reject(this.watchError)

@@ -91,6 +91,25 @@ describe('route-gate check --from-file (snapshot)', () => {
     expect((JSON.parse(grpc.stdout) as Report).counts.routes).toBe(1)
   })
 
+  it('a Route named but absent from the dump fails as RouteNotFound, never a silent pass', async () => {
+    const { code, stdout } = await runCli([
+      'check',
+      '--from-file',
+      EXAMPLE,
+      '--routes',
+      'httproute/shop/storefront,httproute/shop/nope',
+      '--format',
+      'json'
+    ])
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout) as Report
+    expectValidReport(report)
+    expect(report.counts).toMatchObject({ routes: 2, ready: 1, failed: 1 })
+    expect(report.routes.find((r) => r.name === 'nope')?.problems?.[0]?.reason).toBe(
+      'RouteNotFound'
+    )
+  })
+
   it('writes the whole report to --report-file', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-cli-'))
     const file = path.join(dir, 'report.json')

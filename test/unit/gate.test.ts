@@ -1,5 +1,8 @@
 // The gate's orchestration against a fake cluster: when it stops waiting and what it then reports.
 // The same scenarios run against the real control plane in test/integration/gate-action.test.ts.
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ClusterError, InputError } from '../../src/errors.ts'
 import { runGate } from '../../src/gate.ts'
@@ -140,6 +143,43 @@ describe('runGate', () => {
     }).run
     expect(report.counts).toMatchObject({ routes: 2, ready: 1, failed: 1 })
     expect(cluster.scopes[0]).toMatchObject({ labelSelector: 'app=shop', namespaces: ['shop'] })
+  })
+
+  it('waits for every kind to be listed before calling a selector scope ready', async () => {
+    const cluster = new FakeCluster()
+    const api = route({
+      kind: 'GRPCRoute',
+      namespace: 'shop',
+      name: 'api',
+      parentRefs: [gwRef('edge')],
+      parents: backendMissing
+    })
+    // the HTTPRoutes are listed first and are all ready; the failing GRPCRoute comes in the next list
+    cluster.routes = [web(ready()), api]
+    const report = await gateWith(cluster, {
+      selector: 'app=shop',
+      namespace: 'shop',
+      timeout: '300ms'
+    }).run
+    expect(report.verdict).toBe('failed')
+    expect(report.counts).toMatchObject({ routes: 2, ready: 1, failed: 1 })
+  })
+
+  it('refuses a selector next to manifests that hold Routes, before applying anything', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-gate-'))
+    await writeFile(
+      path.join(dir, 'route.yaml'),
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web}\nspec: {}\n'
+    )
+    const cluster = new FakeCluster()
+    const run = runGate(settings({ manifests: 'route.yaml', selector: 'app=web' }), {
+      cluster,
+      log: () => {},
+      cwd: dir,
+      now: Date.now
+    })
+    await expect(run).rejects.toThrow(/manifests hold Routes, which are gated by name/)
+    expect(cluster.applied).toEqual([])
   })
 
   it('a cluster fault still going on at the deadline is a cluster error (exit 3), not a verdict', async () => {

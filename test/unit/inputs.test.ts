@@ -140,6 +140,9 @@ describe('parseSettings', () => {
     expect(errorOf(() => settingsFrom({ routes: 'grpcroute/api', kinds: 'HTTPRoute' }))).toMatch(
       /its kind is not in kinds/
     )
+    expect(errorOf(() => settingsFrom({ routes: 'httproute/a', selector: 'app=web' }))).toMatch(
+      /either routes .* or selector/
+    )
     expect(errorOf(() => settingsFrom({ 'dry-run': 'true', routes: 'httproute/a' }))).toMatch(
       /dry-run needs manifests/
     )
