@@ -1,12 +1,12 @@
 // The GitHub Action: inputs from INPUT_*, the run, then outputs, job summary, annotations and the
 // step's result. A user's mistake or a cluster problem ends as one clear error line, never a stack.
 import { randomUUID } from 'node:crypto'
-import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { connect } from './cluster/connect.ts'
 import { exitCodeOf } from './errors.ts'
+import { writeUserFile } from './files.ts'
 import { commentOnPullRequest, openTracking, saveTracking } from './github/conversations.ts'
 import { parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
@@ -67,7 +67,7 @@ async function publish(report: Report, settings: Settings, env: NodeJS.ProcessEn
   const reportFile =
     settings.reportFile ??
     path.join(env.RUNNER_TEMP ?? os.tmpdir(), `route-gate-report-${randomUUID()}.json`)
-  await writeFile(reportFile, JSON.stringify(report, null, 2) + '\n', { mode: 0o600 })
+  await writeUserFile(reportFile, JSON.stringify(report, null, 2) + '\n', 'report-file')
   core.setOutput('verdict', report.verdict)
   core.setOutput('ready', String(report.verdict === 'ready'))
   core.setOutput('failed-routes', notReadyRoutes(report).join(','))

@@ -1,13 +1,13 @@
 // The route-gate command line: the same settings parser, run and report as the Action, printed as
 // text, JSON or Markdown. Progress goes to stderr so that stdout carries only the report.
-import { writeFile } from 'node:fs/promises'
 import { connect } from './cluster/connect.ts'
 import { exitCodeOf, InputError } from './errors.ts'
 import { INPUTS, parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
 import { monitorExitCode } from './monitor.ts'
 import { exitCodeFor } from './outcome.ts'
-import { stripControl } from './report/escape.ts'
+import { safeLogLine } from './report/escape.ts'
+import { writeUserFile } from './files.ts'
 import { renderJson } from './report/json.ts'
 import { renderSummary } from './report/summary.ts'
 import { renderText } from './report/text.ts'
@@ -105,12 +105,12 @@ export async function main(argv: string[]): Promise<number> {
     const report = await run(settings, {
       connect: (s) =>
         connect({ kubeconfig: s.kubeconfig, context: s.context, env: process.env, mask: () => {} }),
-      log: (line) => process.stderr.write(`${stripControl(line)}\n`),
+      log: (line) => process.stderr.write(`${safeLogLine(line)}\n`),
       cwd: process.cwd(),
       now: Date.now
     })
     if (settings.reportFile !== undefined) {
-      await writeFile(settings.reportFile, renderJson(report) + '\n', { mode: 0o600 })
+      await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
     process.stdout.write(render(report, settings) + '\n')
     return settings.command === 'monitor'
@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const code = exitCodeOf(error)
     const message = error instanceof Error ? error.message : String(error)
-    process.stderr.write(`route-gate: ${stripControl(message)}\n`)
+    process.stderr.write(`${safeLogLine(`route-gate: ${message}`)}\n`)
     if (code === 1 && process.env.ROUTE_GATE_DEBUG && error instanceof Error) {
       process.stderr.write(`${error.stack ?? ''}\n`)
     }

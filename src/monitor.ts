@@ -1,11 +1,12 @@
 // Monitor mode: judge every Route in scope now, with the gate's verdict rules and diagnosis, and say
 // what changed since the previous run. With a watch window it keeps a list+watch open and reports
 // each change as it happens: status that moves without anyone touching the Route.
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ClusterClient, RouteScope } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { ClusterError, InputError } from './errors.ts'
+import { writeUserFile } from './files.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
 import type { FailOn, Settings } from './inputs.ts'
 import { evaluateRoute } from './model/evaluate.ts'
@@ -280,7 +281,7 @@ export function stateFile(report: Report): string {
 }
 
 export async function writeStateFile(file: string, cwd: string, report: Report): Promise<void> {
-  await writeFile(path.resolve(cwd, file), stateFile(report), { mode: 0o600 })
+  await writeUserFile(path.resolve(cwd, file), stateFile(report), 'state-out')
 }
 
 /** Reads `--previous`: a former report or a state file (both hold routes[] with verdicts). */

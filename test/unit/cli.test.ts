@@ -157,6 +157,14 @@ describe('usage and errors', () => {
     expect(stderr).toBe(`${message}\n`)
   })
 
+  it('a report-file that cannot be written is an input error, and stderr never starts a workflow command', async () => {
+    const file = '/nonexistent-dir/report.json\n::error::pwned'
+    const { code, stderr } = await runCli(['check', '--from-file', EXAMPLE, '--report-file', file])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^route-gate: Invalid report-file ".*": cannot write it \(ENOENT\)/s)
+    expect(stderr.split('\n').filter((line) => /^\s*::/.test(line))).toEqual([])
+  })
+
   it('refuses the silent localhost:8080 fallback with exit 3', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'route-gate-home-'))
     const { code, stderr } = await runCli(
