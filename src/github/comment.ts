@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { Report } from '../model/types.ts'
 import { renderPullRequestComment } from '../report/comment.ts'
-import { call, type Octokit, type Repo } from './client.ts'
+import { call, trustedAuthor, type Octokit, type Repo } from './client.ts'
 
 const PERMISSION = 'pull-requests: write'
 const BODY_MAX_BYTES = 65_000
@@ -36,7 +36,7 @@ export async function upsertPullRequestComment(
       per_page: 100
     })
   )
-  const existing = comments.find((c) => (c.body ?? '').includes(marker))
+  const existing = comments.find((c) => (c.body ?? '').includes(marker) && trustedAuthor(c))
   if (existing !== undefined) {
     const { data } = await call(
       `update comment ${existing.id} on pull request #${pullNumber}`,

@@ -5,7 +5,7 @@
 import type { RouteState } from '../model/transitions.ts'
 import type { Report } from '../model/types.ts'
 import { issueTitle, renderChangeComment, renderIssueBody } from '../report/issue.ts'
-import { call, type Octokit, type Repo } from './client.ts'
+import { call, trustedAuthor, type Octokit, type Repo } from './client.ts'
 import { decodeState, encodeState } from './state.ts'
 
 export const ISSUE_LABEL = 'route-gate'
@@ -43,6 +43,8 @@ interface IssueData {
   body?: string | null
   html_url: string
   pull_request?: unknown
+  user?: { type?: string } | null
+  author_association?: string
 }
 
 function toIssue(data: IssueData): TrackingIssue {
@@ -153,7 +155,9 @@ export class IssueTracker {
   private pick(issues: IssueData[]): TrackingIssue | undefined {
     const marker = issueMarker(this.clusterName)
     const ours = issues
-      .filter((i) => i.pull_request === undefined && (i.body ?? '').includes(marker))
+      .filter(
+        (i) => i.pull_request === undefined && (i.body ?? '').includes(marker) && trustedAuthor(i)
+      )
       .map(toIssue)
     const open = ours.filter((i) => i.state === 'open').sort((a, b) => a.number - b.number)
     const closed = ours.filter((i) => i.state === 'closed').sort((a, b) => b.number - a.number)

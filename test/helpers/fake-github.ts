@@ -25,6 +25,9 @@ export interface FakeIssue {
   comments: number
   created_at: string
   updated_at: string
+  /** who opened it: the workflow's bot unless a test says otherwise */
+  user?: { login: string; id: number; type: 'Bot' | 'User' }
+  author_association?: string
 }
 
 export interface FakeComment {
@@ -33,6 +36,8 @@ export interface FakeComment {
   body: string
   created_at: string
   updated_at: string
+  user?: { login: string; id: number; type: 'Bot' | 'User' }
+  author_association?: string
 }
 
 export interface Failure {
@@ -111,7 +116,8 @@ export class FakeGitHub {
       node_id: `I_${issue.id}`,
       url: `${base}/issues/${issue.number}`,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${issue.number}`,
-      user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      user: issue.user ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      author_association: issue.author_association ?? 'NONE',
       assignees: [],
       locked: false
     }
@@ -126,7 +132,8 @@ export class FakeGitHub {
       updated_at: comment.updated_at,
       issue_url: `${this.url}/repos/${this.owner}/${this.repo}/issues/${comment.issue_number}`,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${comment.issue_number}#issuecomment-${comment.id}`,
-      user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
+      user: comment.user ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      author_association: comment.author_association ?? 'NONE'
     }
   }
 

@@ -52,6 +52,23 @@ beforeEach(async () => {
 afterEach(() => github.stop())
 
 describe('the pull request comment', () => {
+  it("never edits a comment an outsider wrote with the job's marker", async () => {
+    github.comments.push({
+      id: 900,
+      issue_number: 7,
+      body: `${commentMarker('deploy / routes')}\nforged`,
+      created_at: '2026-12-01T00:00:00Z',
+      updated_at: '2026-12-01T00:00:00Z',
+      user: { login: 'mallory', id: 666, type: 'User' },
+      author_association: 'CONTRIBUTOR'
+    })
+    await commentOnPullRequest(settings, gateReport([route('web', 'failed')]), env, logger)
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/shop/issues/7/comments'
+    ])
+    expect(github.comments[0]!.body).toContain('forged')
+  })
+
   it('is posted once and updated in place on a re-run of the same job', async () => {
     // another bot's comment must stay untouched
     await commentOnPullRequest(settings, gateReport([route('web', 'failed')]), env, logger)

@@ -135,6 +135,20 @@ describe('the tracking issue', () => {
     expect(signatures()).toEqual(['PATCH /repos/acme/shop/issues/3'])
   })
 
+  it('never adopts an issue an outsider opened with the marker and forged state', async () => {
+    github.addIssue({
+      title: 'route-gate: failing Routes on cluster prod-eu',
+      labels: [{ id: 1, name: 'route-gate' }],
+      body: issueMarker('prod-eu'),
+      user: { login: 'mallory', id: 666, type: 'User' },
+      author_association: 'NONE'
+    })
+    await monitorRun([route('web', 'failed')])
+    expect(signatures()).toContain('POST /repos/acme/shop/issues')
+    expect(github.issues).toHaveLength(2)
+    expect(github.issues[0]!.body).toBe(issueMarker('prod-eu'))
+  })
+
   it('reopens its closed issue instead of creating another', async () => {
     github.addIssue({
       title: 'old',
