@@ -95,6 +95,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     final: false
   }
   let world = await inTime(cluster.readWorld([]))
+  const ownersUnknown = world.unreadable.filter((u) => /^(gateways|gatewayclasses)\b/.test(u))
   const routes = new Map<string, RouteObject>()
   const verdicts = new VerdictTally()
   const progress = new ProgressLog(started)
@@ -188,6 +189,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     results.push(explainRoute(verdict, world, { source: sources.get(key), now }))
   }
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
+  if (ownersUnknown.length > 0) {
+    notes.add(
+      `Owner filtering was off while waiting (could not read ${ownersUnknown.join('; ')}): status entries that carry Accepted were judged, whichever controller wrote them. Grant list on gateways and gatewayclasses cluster-wide to judge only the Gateway's own controller.`
+    )
+  }
   const report = buildReport({
     mode: 'gate',
     routes: results,

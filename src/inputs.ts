@@ -164,7 +164,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'watch-duration',
     description:
-      'Monitor: keep watching this long (e.g. `10m`, a post-deploy soak), logging each degradation as it happens; the run fails if anything degraded.'
+      'Monitor: keep watching this long (e.g. `10m`, a post-deploy soak), logging each degradation as it happens; with fail-on degraded (the default) the run fails if anything degraded.'
   },
   {
     name: 'previous',

@@ -55,6 +55,16 @@ describe('runGate', () => {
     expect(cluster.worldReads).toEqual([[]])
   })
 
+  it('says so in the report when the owner could not be read while waiting', async () => {
+    const cluster = new FakeCluster()
+    cluster.world.unreadable = ['gateways in all namespaces: forbidden (list)']
+    cluster.routes = [web(ready())]
+    const report = await gateWith(cluster, { routes: 'httproute/shop/web', timeout: '5s' }).run
+    expect(report.notes?.join('\n')).toMatch(
+      /Owner filtering was off while waiting \(could not read gateways in all namespaces: forbidden \(list\)\)/
+    )
+  })
+
   it('keeps waiting through a failure that heals, then reports ready', async () => {
     const cluster = new FakeCluster()
     cluster.routes = [web(backendMissing)]
