@@ -10,7 +10,8 @@ import type { Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests } from './manifests.ts'
 import { evaluateRoute } from './model/evaluate.ts'
 import { isRouteObject } from './model/kinds.ts'
-import { buildReport, routeId } from './model/report.ts'
+import { buildReport } from './model/report.ts'
+import { routeId, routeKey, routeRef } from './model/route-id.ts'
 import type {
   Report,
   RouteKind,
@@ -23,7 +24,7 @@ import type {
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
-import { watchUntil } from './watch-until.ts'
+import { scopeText, watchUntil } from './watch-until.ts'
 
 export interface GateDeps {
   cluster: ClusterClient
@@ -34,9 +35,6 @@ export interface GateDeps {
 }
 
 type Outcome = 'ready' | 'fail-fast' | 'deadline'
-
-const keyOf = (r: { kind: string; namespace: string; name: string }): string =>
-  `${r.kind}/${r.namespace}/${r.name}`
 
 export async function runGate(settings: Settings, deps: GateDeps): Promise<Report> {
   const started = deps.now()
@@ -78,7 +76,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         name: object.metadata.name
       }
       names.push(key)
-      sources.set(keyOf(key), { file: doc.file, line: doc.line })
+      sources.set(routeKey(key), { file: doc.file, line: doc.line })
     }
   }
   for (const r of settings.routes) {
@@ -100,8 +98,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const verdicts = new VerdictTally()
   const progress = new ProgressLog(started)
 
-  const wanted = new Set(names.map(keyOf))
-  const inScope = (route: RouteObject): boolean => !byName || wanted.has(keyOf(idOf(route)))
+  const wanted = new Set(names.map(routeKey))
+  const inScope = (route: RouteObject): boolean => !byName || wanted.has(routeKey(routeRef(route)))
   // Every kind and namespace is listed on its own; until each has answered once, the Routes seen so
   // far are not all there are, and "all ready" would be a guess.
   const unlisted = new Set(listTargets(scope))
@@ -114,7 +112,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         const fresh: RouteVerdict[] = []
         for (const route of changed) {
           const verdict = evaluateRoute(route, world, options)
-          verdicts.set(keyOf(idOf(route)), verdict)
+          verdicts.set(routeKey(routeRef(route)), verdict)
           fresh.push(verdict)
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
@@ -135,16 +133,16 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
             }
           }
           const kept = listed.filter(inScope)
-          for (const route of kept) routes.set(keyOf(idOf(route)), route)
+          for (const route of kept) routes.set(routeKey(routeRef(route)), route)
           judge(kept)
         },
         onChange(type, route) {
           if (!inScope(route)) return
-          const key = keyOf(idOf(route))
+          const key = routeKey(routeRef(route))
           if (type === 'DELETED') {
             routes.delete(key)
             verdicts.delete(key)
-            deps.log(`${routeId(idOf(route))}: deleted while waiting`)
+            deps.log(`${routeId(routeRef(route))}: deleted while waiting`)
             return
           }
           routes.set(key, route)
@@ -156,7 +154,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 
   if (byName === false && routes.size === 0) {
     throw new InputError(
-      `No ${scope.kinds.join('/')} matched ${settings.selector ? `selector "${settings.selector}"` : 'the scope'} in ${scopeText(scope)} before the deadline`
+      `No ${scope.kinds.join('/')} found in ${scopeText(scope)} before the deadline`
     )
   }
 
@@ -175,7 +173,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const notes = new Set<string>()
   const results: RouteResult[] = []
   const now = new Date(deps.now())
-  const keys = byName ? names.map(keyOf) : [...routes.keys()]
+  const keys = byName ? names.map(routeKey) : [...routes.keys()]
   for (const key of new Set(keys)) {
     const route = routes.get(key)
     if (!route) {
@@ -238,10 +236,6 @@ function beforeDeadline<T>(work: Promise<T>, at: number, deps: GateDeps): Promis
       }
     )
   })
-}
-
-function idOf(route: RouteObject): RouteKey {
-  return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
 }
 
 async function applyManifests(
@@ -338,10 +332,6 @@ const targetKey = (kind: RouteKind, namespace: string | null): string =>
 function listTargets(scope: RouteScope): string[] {
   const namespaces = scope.namespaces === 'all' ? [null] : scope.namespaces
   return scope.kinds.flatMap((kind) => namespaces.map((ns) => targetKey(kind, ns)))
-}
-
-function scopeText(scope: RouteScope): string {
-  return scope.namespaces === 'all' ? 'any namespace' : `namespace ${scope.namespaces.join(', ')}`
 }
 
 function summaryLine(report: Report, outcome: Outcome): string {

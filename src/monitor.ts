@@ -10,13 +10,13 @@ import { writeUserFile } from './files.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
 import type { FailOn, Settings } from './inputs.ts'
 import { evaluateRoute } from './model/evaluate.ts'
-import { buildReport, routeId } from './model/report.ts'
+import { buildReport } from './model/report.ts'
+import { routeId, routeKey, routeRef } from './model/route-id.ts'
 import {
   changeOf,
   diffStates,
   isDegradation,
   parseRouteStates,
-  stateKey,
   TransitionLog,
   type RouteState
 } from './model/transitions.ts'
@@ -31,7 +31,7 @@ import type {
 } from './model/types.ts'
 import { runSnapshot } from './snapshot.ts'
 import { TOOL_VERSION } from './version.ts'
-import { watchUntil } from './watch-until.ts'
+import { scopeText, watchUntil } from './watch-until.ts'
 
 export interface MonitorDeps {
   cluster: ClusterClient
@@ -130,7 +130,7 @@ function watchWindow(
   window: TransitionLog,
   deps: WindowDeps
 ): Promise<RouteObject[]> {
-  const routes = new Map(deps.initial.map((r) => [stateKey(idOf(r)), r]))
+  const routes = new Map(deps.initial.map((r) => [routeKey(routeRef(r)), r]))
   const stamp = (): string => new Date(deps.now()).toISOString()
   const report = (t: Transition | undefined, verdict?: RouteVerdict): void => {
     if (t === undefined) return
@@ -138,15 +138,15 @@ function watchWindow(
     deps.log(`${stamp()} ${CHANGE_WORD[changeOf(t)]} ${routeId(t)}: ${t.from} → ${t.to}${why}`)
   }
   // the last verdict seen of each Route, so that a Route staying pending is logged once
-  const seen = new Map(deps.initial.map((r) => [stateKey(idOf(r)), deps.judge(r).verdict]))
+  const seen = new Map(deps.initial.map((r) => [routeKey(routeRef(r)), deps.judge(r).verdict]))
   const judge = (route: RouteObject): void => {
-    const key = stateKey(idOf(route))
+    const key = routeKey(routeRef(route))
     routes.set(key, route)
     const verdict = deps.judge(route)
     const recorded = window.observe(stateOf(verdict))
     if (recorded === undefined && verdict.verdict === 'pending' && seen.get(key) !== 'pending') {
       deps.log(
-        `${stamp()} ${routeId(idOf(route))}: pending${reasonsText(verdict)}; waiting for it to settle`
+        `${stamp()} ${routeId(routeRef(route))}: pending${reasonsText(verdict)}; waiting for it to settle`
       )
     }
     seen.set(key, verdict.verdict)
@@ -157,7 +157,7 @@ function watchWindow(
     if (route === undefined) return
     routes.delete(key)
     seen.delete(key)
-    report(window.remove(idOf(route)))
+    report(window.remove(routeRef(route)))
   }
   deps.log(`Watching for ${durationMs / 1000}s; each change is logged as it happens`)
 
@@ -173,7 +173,7 @@ function watchWindow(
     },
     () => ({
       onList(kind, namespace, listed) {
-        const seen = new Set(listed.map((r) => stateKey(idOf(r))))
+        const seen = new Set(listed.map((r) => routeKey(routeRef(r))))
         for (const [key, route] of [...routes]) {
           const inList =
             route.kind === kind && (namespace === null || route.metadata.namespace === namespace)
@@ -182,7 +182,7 @@ function watchWindow(
         listed.forEach(judge)
       },
       onChange(type, route) {
-        if (type === 'DELETED') drop(stateKey(idOf(route)))
+        if (type === 'DELETED') drop(routeKey(routeRef(route)))
         else judge(route)
       }
     })
@@ -216,12 +216,8 @@ async function explainAll(
   return { results, notes: [...notes] }
 }
 
-function idOf(route: RouteObject): { kind: string; namespace: string; name: string } {
-  return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
-}
-
 function stateOf(verdict: RouteVerdict): RouteState {
-  return { ...idOf(verdict.route), verdict: verdict.verdict }
+  return { ...routeRef(verdict.route), verdict: verdict.verdict }
 }
 
 /** " (NotAllowedByListeners, BackendNotFound)": why a Route is not ready, for a log line. */
@@ -233,12 +229,6 @@ function reasonsText(verdict: RouteVerdict): string {
     )
   )
   return reasons.size === 0 ? '' : ` (${[...reasons].join(', ')})`
-}
-
-function scopeText(scope: RouteScope): string {
-  const where =
-    scope.namespaces === 'all' ? 'every namespace' : `namespace ${scope.namespaces.join(', ')}`
-  return scope.labelSelector === undefined ? where : `${where}, selector ${scope.labelSelector}`
 }
 
 function monitorSummaryLine(report: Report): string {

@@ -76,3 +76,10 @@ export function watchUntil<T>(
       )
   })
 }
+
+/** "namespace shop, selector app=web": where a scope looks, for messages. */
+export function scopeText(scope: RouteScope): string {
+  const where =
+    scope.namespaces === 'all' ? 'every namespace' : `namespace ${scope.namespaces.join(', ')}`
+  return scope.labelSelector === undefined ? where : `${where}, selector ${scope.labelSelector}`
+}

@@ -5,7 +5,7 @@ import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from './nearest.ts'
 import { describeBackendRef, isServiceRef, routeBackendRefs, routeRules } from './route-spec.ts'
 import type { BackendRef } from './route-spec.ts'
-import { listing, unique } from './text.ts'
+import { capitalize, listing, unique } from './text.ts'
 import { blindSpots, describeServicePort, findService, namesIn, servicePortsOf } from './world.ts'
 import { yamlScalar } from './yaml.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
@@ -180,10 +180,6 @@ export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(unique(remedies).join('; '))}.`
   return diagnosis
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 interface RefCheck {

@@ -8,7 +8,7 @@ import { nearestNames, oneOf } from './nearest.ts'
 import { gatewayName, lookUpGateway } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
 import { checkSelector, describeSelector } from './selectors.ts'
-import { listing, unique } from './text.ts'
+import { capitalize, listing, unique } from './text.ts'
 import {
   blindSpots,
   describeListener,
@@ -196,10 +196,6 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
   if (fix) diagnosis.fix = fix
   return diagnosis
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {

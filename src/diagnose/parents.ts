@@ -3,7 +3,7 @@
 import { controllerLabel } from './controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from './nearest.ts'
-import { describeCondition, listing } from './text.ts'
+import { capitalize, describeCondition, listing } from './text.ts'
 import {
   blindSpots,
   canSee,
@@ -67,10 +67,6 @@ function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Dia
     remediation: `${capitalize(remedies.join(', or '))}.`,
     evidence
   }
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** Whether any controller has written a Gateway's status: the CRD default is Pending without observedGeneration. */

@@ -1,4 +1,22 @@
+import type { RouteObject } from './types.ts'
+
+type Named = { kind: string; namespace: string; name: string }
+
 /** "HTTPRoute shop/web": how a Route is named in notes, logs and renderings. */
-export function routeId(r: { kind: string; namespace: string; name: string }): string {
+export function routeId(r: Named): string {
   return `${r.kind} ${r.namespace}/${r.name}`
+}
+
+/** "HTTPRoute/shop/web": a Route's key in maps and sets. */
+export function routeKey(r: Named): string {
+  return `${r.kind}/${r.namespace}/${r.name}`
+}
+
+/** The kind, namespace and name of a Route object. */
+export function routeRef(route: RouteObject): {
+  kind: RouteObject['kind']
+  namespace: string
+  name: string
+} {
+  return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
 }

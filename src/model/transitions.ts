@@ -1,5 +1,6 @@
 // Monitor mode's memory: what changed between the previous run and this one, and, during a watch
 // window, as it happens. Pure: states in, transitions out.
+import { routeKey } from './route-id.ts'
 import { ROUTE_KINDS } from './types.ts'
 import type { Transition, TransitionState, Verdict } from './types.ts'
 
@@ -24,10 +25,6 @@ export function changeOf(t: Pick<Transition, 'from' | 'to'>): Change {
 export const isDegradation = (t: Pick<Transition, 'from' | 'to'>): boolean =>
   changeOf(t) === 'degraded'
 
-export function stateKey(r: { kind: string; namespace: string; name: string }): string {
-  return `${r.kind}/${r.namespace}/${r.name}`
-}
-
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
@@ -48,8 +45,8 @@ function transition(
  */
 export function diffStates(before: RouteState[] | undefined, after: RouteState[]): Transition[] {
   if (before === undefined) return []
-  const old = new Map(before.map((s) => [stateKey(s), s]))
-  const now = new Map(after.map((s) => [stateKey(s), s]))
+  const old = new Map(before.map((s) => [routeKey(s), s]))
+  const now = new Map(after.map((s) => [routeKey(s), s]))
   const out: Transition[] = []
   for (const [key, s] of now) {
     const was = old.get(key)?.verdict ?? 'absent'
@@ -73,12 +70,12 @@ export class TransitionLog {
   private readonly log: Transition[] = []
 
   constructor(baseline: RouteState[]) {
-    for (const s of baseline) this.recorded.set(stateKey(s), s)
+    for (const s of baseline) this.recorded.set(routeKey(s), s)
   }
 
   /** The Route's state now; returns the transition it records, if any. */
   observe(state: RouteState): Transition | undefined {
-    const key = stateKey(state)
+    const key = routeKey(state)
     const was = this.recorded.get(key)?.verdict ?? 'absent'
     if (state.verdict === 'pending' || state.verdict === was) return undefined
     return this.record(key, transition(state, was, state.verdict), state)
@@ -86,7 +83,7 @@ export class TransitionLog {
 
   /** The Route is gone; returns the transition it records, if any. */
   remove(id: { kind: string; namespace: string; name: string }): Transition | undefined {
-    const key = stateKey(id)
+    const key = routeKey(id)
     const was = this.recorded.get(key)
     if (was === undefined) return undefined
     return this.record(key, transition(was, was.verdict, 'absent'), undefined)

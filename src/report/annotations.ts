@@ -4,7 +4,7 @@
 
 import type { Problem, Report, RouteResult } from '../model/types.ts'
 import { safeLogLine, truncate } from './escape.ts'
-import { parentLabel, problemReason, routeLabel } from './labels.ts'
+import { parentLabel, problemReason, routeId } from './labels.ts'
 
 export interface Annotation {
   level: 'error' | 'warning'
@@ -55,7 +55,7 @@ const TITLE_SUFFIX = {
 function routeAnnotation(route: RouteResult, level: Annotation['level']): Annotation {
   const annotation: Annotation = {
     level,
-    title: oneLine(`${routeLabel(route)} ${TITLE_SUFFIX[route.verdict]}`),
+    title: oneLine(`${routeId(route)} ${TITLE_SUFFIX[route.verdict]}`),
     message: routeMessage(route)
   }
   if (route.source !== undefined) {
@@ -74,7 +74,7 @@ function capped(
   if (routes.length <= max) return routes.map((route) => routeAnnotation(route, level))
   const kept = routes.slice(0, Math.max(0, max - 1))
   const rest = routes.slice(kept.length)
-  const names = rest.slice(0, NAMES_IN_OVERFLOW).map(routeLabel)
+  const names = rest.slice(0, NAMES_IN_OVERFLOW).map(routeId)
   const andMore = rest.length > names.length ? `, … (${rest.length - names.length} more)` : ''
   const overflow: Annotation = {
     level,

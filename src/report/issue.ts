@@ -4,7 +4,7 @@
 import { changeOf } from '../model/transitions.ts'
 import type { Report, RouteResult, Transition } from '../model/types.ts'
 import { escapeMarkdownInline as md, truncate } from './escape.ts'
-import { problemReason, routeLabel } from './labels.ts'
+import { problemReason, routeId } from './labels.ts'
 import { renderSummary } from './summary.ts'
 
 export function issueTitle(clusterName: string): string {
@@ -75,7 +75,7 @@ export function renderChangeComment(report: Report, runUrl?: string): string | u
     (a, b) => order.indexOf(changeOf(a)) - order.indexOf(changeOf(b))
   )
   const line = (t: Transition): string =>
-    `- ${ICON[changeOf(t)]} **${md(routeLabel(t))}**: ${t.from} → ${t.to}${why(routes.get(`${t.kind}/${t.namespace}/${t.name}`))}`
+    `- ${ICON[changeOf(t)]} **${md(routeId(t))}**: ${t.from} → ${t.to}${why(routes.get(`${t.kind}/${t.namespace}/${t.name}`))}`
   const lines = sorted.slice(0, CHANGE_LIMIT).map(line)
   if (sorted.length > CHANGE_LIMIT) lines.push(`- … ${sorted.length - CHANGE_LIMIT} more changes`)
   const headline = order

@@ -3,10 +3,7 @@
 
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { ChainLink, Condition, ParentRef, Problem } from '../model/types.ts'
-
-export function routeLabel(route: { kind: string; namespace: string; name: string }): string {
-  return `${route.kind} ${route.namespace}/${route.name}`
-}
+export { routeId } from '../model/route-id.ts'
 
 /** "infra/edge (listener https)" for a Gateway; other parents (mesh Services) carry their kind. */
 export function parentLabel(ref: ParentRef): string {

@@ -3,7 +3,7 @@
 
 import type { RouteVerdict, Verdict } from '../model/types.ts'
 import { safeLogLine } from './escape.ts'
-import { formatDuration, parentLabel, routeLabel } from './labels.ts'
+import { formatDuration, parentLabel, routeId } from './labels.ts'
 
 function stateLabel(verdict: Verdict, reason: string | undefined): string {
   return reason === undefined ? verdict : `${verdict} (${reason})`
@@ -31,7 +31,7 @@ export class ProgressLog {
       lines.push(safeLogLine(`${subject} ${change}`).replace(/\n/g, ' '))
     }
     for (const { route, verdict, parents, findings } of verdicts) {
-      const name = routeLabel({
+      const name = routeId({
         ...route,
         namespace: route.metadata.namespace,
         name: route.metadata.name

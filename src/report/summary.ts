@@ -10,7 +10,7 @@ import {
   formatDuration,
   parentLabel,
   problemReason,
-  routeLabel
+  routeId
 } from './labels.ts'
 
 const DEFAULT_MAX_BYTES = 1_000_000
@@ -96,7 +96,7 @@ function transitionsSection(report: Report): string {
   const transitions = report.transitions ?? []
   if (transitions.length === 0) return ''
   const shown = transitions.slice(0, LIMITS.transitions)
-  const rows = shown.map((t) => `| ${md(routeLabel(t))} | ${md(t.from)} | ${md(t.to)} |`)
+  const rows = shown.map((t) => `| ${md(routeId(t))} | ${md(t.from)} | ${md(t.to)} |`)
   const more =
     transitions.length > shown.length
       ? [`\n… ${transitions.length - shown.length} more changes not shown`]
@@ -205,7 +205,7 @@ function parentBlock(parent: ParentResult): string {
 }
 
 function routeDetail(route: RouteResult): string {
-  const parts = [`### ${routeIcon(route)} ${md(routeLabel(route))}`]
+  const parts = [`### ${routeIcon(route)} ${md(routeId(route))}`]
   const facts = [
     route.source === undefined
       ? undefined

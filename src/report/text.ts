@@ -9,7 +9,7 @@ import {
   formatDuration,
   parentLabel,
   problemReason,
-  routeLabel
+  routeId
 } from './labels.ts'
 
 const FULL_TEXT = 20_000
@@ -128,7 +128,7 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
     route.source === undefined
       ? ''
       : `  ${paint.dim(safe(`${route.source.file}:${route.source.line}`))}`
-  const head = `${icon} ${paint.bold(safe(routeLabel(route)))}  ${paint[route.verdict](route.verdict)}${source}`
+  const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${source}`
   if (route.verdict === 'ready' && !warned) return [head]
   return [
     head,

@@ -138,7 +138,7 @@ describe('runGate', () => {
     const gate = gateWith(cluster, { selector: 'app=shop', namespace: 'shop', timeout: '200ms' })
     await expect(gate.run).rejects.toThrow(InputError)
     await expect(gate.run).rejects.toThrow(
-      /No HTTPRoute\/GRPCRoute matched selector "app=shop" in namespace shop/
+      /No HTTPRoute\/GRPCRoute found in namespace shop, selector app=shop before the deadline/
     )
   })
 

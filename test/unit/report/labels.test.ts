@@ -4,7 +4,7 @@ import {
   formatDuration,
   parentLabel,
   problemReason,
-  routeLabel
+  routeId
 } from '../../../src/report/labels.ts'
 
 const gateway = {
@@ -16,7 +16,7 @@ const gateway = {
 
 describe('labels', () => {
   it('names a Route by kind, namespace and name', () => {
-    expect(routeLabel({ kind: 'GRPCRoute', namespace: 'shop', name: 'api' })).toBe(
+    expect(routeId({ kind: 'GRPCRoute', namespace: 'shop', name: 'api' })).toBe(
       'GRPCRoute shop/api'
     )
   })
