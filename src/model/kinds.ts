@@ -12,18 +12,6 @@ export function parseRouteKind(text: string): RouteKind | undefined {
 }
 
 /**
- * Every version a Gateway API release from v1.0 on has served for each kind, newest first, so a client
- * can fall back on clusters with older or experimental CRDs (v1alpha2 TLSRoute, v1alpha2 TCPRoute...).
- */
-export const ROUTE_API_VERSIONS: Record<RouteKind, string[]> = {
-  HTTPRoute: ['v1', 'v1beta1'],
-  GRPCRoute: ['v1', 'v1alpha2'],
-  TLSRoute: ['v1', 'v1alpha3', 'v1alpha2'],
-  TCPRoute: ['v1', 'v1alpha2'],
-  UDPRoute: ['v1', 'v1alpha2']
-}
-
-/**
  * Only kind and API group are checked: every served version has the same status wire format.
  * metadata.namespace is not checked, because a manifest may leave it to the apply step.
  */

@@ -28,11 +28,11 @@ export function notReadyOnly(report: Report): Report {
 }
 
 export function renderIssueBody(report: Report, options: IssueBodyOptions): string {
-  const checked = report.finishedAt ?? new Date().toISOString()
+  const checked = report.finishedAt === undefined ? '' : ` ${md(report.finishedAt)}`
   const intro = [
-    `Cluster **${md(options.clusterName)}**, checked ${md(checked)} by ${runLink(options.runUrl, 'this run')}.`,
+    `Cluster **${md(options.clusterName)}**, checked${checked} by ${runLink(options.runUrl, 'this run')}.`,
     report.verdict === 'ready'
-      ? 'Every Route is ready. This issue reopens when a Route degrades.'
+      ? 'Every Route is ready. This issue reopens when a run finds a Route that is not.'
       : 'route-gate updates this issue on every monitor run and closes it when every Route is ready.'
   ].join(' ')
   const summary = renderSummary(notReadyOnly(report), {

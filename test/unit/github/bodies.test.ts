@@ -64,7 +64,9 @@ describe('renderIssueBody', () => {
       clusterName: 'prod',
       maxBytes: 60_000
     })
-    expect(healthy).toContain('Every Route is ready. This issue reopens when a Route degrades.')
+    expect(healthy).toContain(
+      'Every Route is ready. This issue reopens when a run finds a Route that is not.'
+    )
     expect(healthy).toContain('✅ route-gate: 1 of 1 Route ready')
   })
 
