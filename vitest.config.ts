@@ -2,16 +2,16 @@ import { defineConfig } from 'vitest/config'
 
 // Two projects: unit tests (pure, fakes at the cluster boundary) and integration tests against the
 // real control plane (kube-apiserver + etcd + Gateway API CRDs + Contour), brought up once per run.
-// The integration project runs after the unit project, never beside it: on two cores the unit
-// tests' CPU would delay the control plane and make timing-sensitive scenarios lie.
+// One test file at a time (maxWorkers 1): on two cores, unit tests running beside the integration
+// tests delayed the control plane enough to make the soak's timing-sensitive verdicts lie.
 export default defineConfig({
   test: {
+    maxWorkers: 1,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          sequence: { groupOrder: 0 },
           testTimeout: 20_000
         }
       },
@@ -19,7 +19,6 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
           globalSetup: ['test/cluster/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,

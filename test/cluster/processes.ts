@@ -7,23 +7,26 @@ import { request } from 'node:https'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer()
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(0, '127.0.0.1', resolve)
-      })
-      return server
-    })
-  )
-  const ports = servers.map((server) => {
-    const address = server.address()
-    if (address === null || typeof address === 'string') throw new Error('no port assigned')
-    return address.port
+// Below the kernel's ephemeral range (32768-60999 on Linux): an outgoing connection never takes one of
+// these ports as its source. Above all, a client retrying a server that is down can connect to
+// itself on that port and keep it, so the restarted server could not listen again.
+const SERVER_PORTS = { low: 20_000, high: 32_000 }
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
   })
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+}
+
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = []
+  while (ports.length < count) {
+    const port =
+      SERVER_PORTS.low + Math.floor(Math.random() * (SERVER_PORTS.high - SERVER_PORTS.low))
+    if (!ports.includes(port) && (await bindable(port))) ports.push(port)
+  }
   return ports
 }
 
