@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 // itself on that port and keep it, so the restarted server could not listen again.
 const SERVER_PORTS = { low: 20_000, high: 32_000 }
 
-function bindable(port: number): Promise<boolean> {
+export function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer()
     server.once('error', () => resolve(false))

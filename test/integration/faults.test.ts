@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isRunning, startDetached, waitHealthy } from '../cluster/processes.ts'
+import { bindable, isRunning, startDetached, waitHealthy } from '../cluster/processes.ts'
 import { envFilePath, ENV_FILE_VARIABLE } from '../cluster/env.ts'
 import { runAction, runCli } from '../helpers/action.ts'
 import { clusterEnv, testNamespace } from '../helpers/cluster.ts'
@@ -376,6 +376,14 @@ async function restartApiserver(
     throw new Error(`apiserver ${pid} not running`)
   process.kill(pid, 'SIGKILL')
   while (isRunning(pid, binary)) await sleep(50)
+  // the killed leader turns zombie before its other threads let go of the listening socket
+  const port = Number(
+    /^--secure-port=(\d+)$/.exec(args.find((a) => a.startsWith('--secure-port=')) ?? '')?.[1]
+  )
+  for (let waited = 0; !(await bindable(port)); waited += 50) {
+    if (waited > 30_000) throw new Error(`port ${port} still taken 30 s after the kill`)
+    await sleep(50)
+  }
   await whileDown()
   const started = startDetached(binary, args, env.logs.apiserver)
   const envFile = process.env[ENV_FILE_VARIABLE] ?? envFilePath()
