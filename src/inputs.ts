@@ -280,10 +280,14 @@ export function parseRouteRef(text: string): RouteRef {
 const SELECTOR_TERM =
   /^\s*(!?\s*[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?|[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?\s*(==?|!=)\s*[A-Za-z0-9]?([-A-Za-z0-9_.]*[A-Za-z0-9])?|[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?\s+(in|notin)\s+\(\s*[-A-Za-z0-9_.]*(\s*,\s*[-A-Za-z0-9_.]*)*\s*\))\s*$/
 
+/** A label selector's terms: commas inside "in (a,b)" separate values, not terms. */
+export function selectorTerms(selector: string): string[] {
+  return selector.split(/,(?![^(]*\))/)
+}
+
 /** Checks a label selector's syntax here, so a typo is an input error (exit 2), not a cluster one. */
 export function parseSelector(text: string): string {
-  // commas inside "in (a,b)" separate values, not terms
-  const terms = text.split(/,(?![^(]*\))/)
+  const terms = selectorTerms(text)
   for (const term of terms) {
     if (!SELECTOR_TERM.test(term)) {
       throw new InputError(

@@ -4,7 +4,7 @@ import type { ManifestDocument } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { InputError } from './errors.ts'
-import type { Settings } from './inputs.ts'
+import { selectorTerms, type Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests } from './manifests.ts'
 import { evaluateRoute } from './model/evaluate.ts'
 import { isRouteObject } from './model/kinds.ts'
@@ -76,8 +76,7 @@ function inScope(route: RouteObject, s: Settings): boolean {
 
 /** Label selector semantics of the API server, for dumps (the CLI checks the syntax before). */
 export function matchesSelector(labels: Record<string, string>, selector: string): boolean {
-  return selector
-    .split(/,(?![^(]*\))/)
+  return selectorTerms(selector)
     .map((t) => t.trim())
     .every((term) => {
       const set = /^(\S+)\s+(in|notin)\s+\((.*)\)$/.exec(term)

@@ -2,23 +2,20 @@ import { combineVerdicts } from './evaluate.ts'
 import type { Mode, Report, RouteResult, Transition, Verdict } from './types.ts'
 
 export { routeId } from './route-id.ts'
+import { compareText } from './route-id.ts'
 
 const ORDER: Record<Verdict, number> = { failed: 0, pending: 1, ready: 2 }
 
 function byAttention(a: RouteResult, b: RouteResult): number {
   return (
     ORDER[a.verdict] - ORDER[b.verdict] ||
-    compare(a.kind, b.kind) ||
-    compare(a.namespace, b.namespace) ||
-    compare(a.name, b.name)
+    compareText(a.kind, b.kind) ||
+    compareText(a.namespace, b.namespace) ||
+    compareText(a.name, b.name)
   )
 }
 
 // Code-point order, so the report does not depend on the locale of the machine that wrote it.
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
 export function buildReport(input: {
   mode: Mode
   routes: RouteResult[]

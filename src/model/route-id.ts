@@ -20,3 +20,8 @@ export function routeRef(route: RouteObject): {
 } {
   return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
 }
+
+/** Code-point order, the same on every machine whatever its locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

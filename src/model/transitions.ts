@@ -1,6 +1,6 @@
 // Monitor mode's memory: what changed between the previous run and this one, and, during a watch
 // window, as it happens. Pure: states in, transitions out.
-import { routeKey } from './route-id.ts'
+import { compareText, routeKey } from './route-id.ts'
 import { ROUTE_KINDS } from './types.ts'
 import type { Transition, TransitionState, Verdict } from './types.ts'
 
@@ -24,10 +24,6 @@ export function changeOf(t: Pick<Transition, 'from' | 'to'>): Change {
 
 export const isDegradation = (t: Pick<Transition, 'from' | 'to'>): boolean =>
   changeOf(t) === 'degraded'
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
 
 function transition(
   id: { kind: string; namespace: string; name: string },
@@ -55,7 +51,9 @@ export function diffStates(before: RouteState[] | undefined, after: RouteState[]
   for (const [key, s] of old) if (!now.has(key)) out.push(transition(s, s.verdict, 'absent'))
   return out.sort(
     (a, b) =>
-      compare(a.kind, b.kind) || compare(a.namespace, b.namespace) || compare(a.name, b.name)
+      compareText(a.kind, b.kind) ||
+      compareText(a.namespace, b.namespace) ||
+      compareText(a.name, b.name)
   )
 }
 
