@@ -1,5 +1,5 @@
 // Gateway API implementations known by controllerName, with their docs and the reasons they write
-// beyond the standard ones (seeded from shared/reference/controller-reasons.md §2-§3).
+// beyond the standard ones (seeded from the controllers' published reasons).
 
 export interface ControllerReason {
   meaning: string

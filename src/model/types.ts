@@ -1,5 +1,5 @@
 // The shared vocabulary of route-gate: Kubernetes objects as read (untyped beyond what we check), the
-// World the verdict and the diagnosis read, and the report (shared/contract/report.schema.json).
+// World the verdict and the diagnosis read, and the report (docs/report.schema.json).
 
 export type Verdict = 'ready' | 'failed' | 'pending'
 
