@@ -1,7 +1,7 @@
 // Gate mode: apply or locate Routes, watch them until every parent is ready or the deadline passes,
 // then diagnose what is not ready. The verdict comes from the model alone; this module only decides
 // when to stop looking.
-import type { ClusterClient, ManifestDocument, RouteKey, RouteScope } from './cluster/types.ts'
+import type { ClusterClient, ManifestDocument, RouteScope } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
@@ -14,6 +14,7 @@ import { buildReport } from './model/report.ts'
 import { routeId, routeKey, routeRef } from './model/route-id.ts'
 import type {
   Report,
+  RouteKey,
   RouteKind,
   RouteObject,
   RouteResult,

@@ -8,17 +8,24 @@ import { selectorTerms, type Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests } from './manifests.ts'
 import { evaluateRoute } from './model/evaluate.ts'
 import { isRouteObject } from './model/kinds.ts'
+import { isListenerSetRef } from './model/owner.ts'
+import { routeParentRefs } from './model/parent-ref.ts'
 import { buildReport } from './model/report.ts'
 import type { KubeObject, Report, RouteKind, RouteObject, World } from './model/types.ts'
 import { TOOL_VERSION } from './version.ts'
 
-const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial'>> = {
+type WorldList = keyof Omit<World, 'unreadable' | 'partial'>
+
+const WORLD_KINDS: Record<string, WorldList> = {
   GatewayClass: 'gatewayClasses',
   Gateway: 'gateways',
   Namespace: 'namespaces',
   Service: 'services',
   ReferenceGrant: 'referenceGrants'
 }
+
+/** Most clusters have none, so a dump without them is missing them only when a Route names one. */
+const LISTENER_SET_KINDS = new Set(['ListenerSet', 'XListenerSet'])
 
 export interface DumpContents {
   routes: { route: RouteObject; doc: ManifestDocument }[]
@@ -29,13 +36,13 @@ export interface DumpContents {
 
 /** Sorts a dump's documents into Routes in scope and the World around them; other kinds are ignored. */
 export function splitDump(docs: ManifestDocument[], settings: Settings): DumpContents {
-  const world: World = {
+  const lists: Record<WorldList, KubeObject[]> = {
     gatewayClasses: [],
     gateways: [],
     namespaces: [],
     services: [],
     referenceGrants: [],
-    unreadable: []
+    listenerSets: []
   }
   const routes: DumpContents['routes'] = []
   for (const doc of docs) {
@@ -45,10 +52,14 @@ export function splitDump(docs: ManifestDocument[], settings: Settings): DumpCon
       if (inScope(route, settings)) routes.push({ route, doc })
       continue
     }
+    if (LISTENER_SET_KINDS.has(object.kind)) lists.listenerSets.push(object)
     const slot = WORLD_KINDS[object.kind]
-    if (slot) world[slot].push(object)
+    if (slot) lists[slot].push(object)
   }
-  const missing = Object.keys(WORLD_KINDS).filter((k) => world[WORLD_KINDS[k]!].length === 0)
+  const world: World = { ...lists, unreadable: [] }
+  const missing = Object.keys(WORLD_KINDS).filter((k) => lists[WORLD_KINDS[k]!].length === 0)
+  const namesListenerSet = routes.some(({ route }) => routeParentRefs(route).some(isListenerSetRef))
+  if (namesListenerSet && lists.listenerSets.length === 0) missing.push('ListenerSet')
   if (missing.length > 0) world.partial = true
   return { routes, world, missing }
 }

@@ -1,7 +1,7 @@
 // The narrow interface between route-gate and a Kubernetes API server. Only src/cluster/ implements
 // it with @kubernetes/client-node; tests may fake it. Every method throws ClusterError (exit 3) for
 // access problems and InputError (exit 2) for objects the server rejects as invalid.
-import type { KubeObject, RouteKind, RouteObject, World } from '../model/types.ts'
+import type { KubeObject, RouteKey, RouteKind, RouteObject, World } from '../model/types.ts'
 
 /** A document read from a manifest file, with where it came from. */
 export interface ManifestDocument {
@@ -11,12 +11,6 @@ export interface ManifestDocument {
   /** 1-based line where the document starts */
   line: number
   object: KubeObject
-}
-
-export interface RouteKey {
-  kind: RouteKind
-  namespace: string
-  name: string
 }
 
 /** Which Routes to look at: named ones, or every Route of the kinds in the namespaces (optionally by label). */

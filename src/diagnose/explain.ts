@@ -18,6 +18,7 @@ import { explainNoStatus, parentHealth } from './parents.ts'
 import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
 import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
+import { explainTerminating } from './terminating.ts'
 import { unique } from './text.ts'
 import type {
   Finding,
@@ -52,6 +53,7 @@ const GATHERERS: Record<string, Gatherer> = {
   ConditionUnknown: explainConditionGap,
   Pending: explainConditionGap,
   NoParentRefs: explainNoParentRefs,
+  Terminating: explainTerminating,
   FallBack: explainFallBack
 }
 

@@ -1,7 +1,6 @@
 // A Route the gate was asked about that does not exist (never created, deleted, or in another
 // namespace). It has no parents to judge, so the problem sits on the Route itself.
-import type { RouteKey } from '../cluster/types.ts'
-import type { RouteResult } from '../model/types.ts'
+import type { RouteKey, RouteResult } from '../model/types.ts'
 
 export function explainMissingRoute(key: RouteKey, final: boolean): RouteResult {
   return {

@@ -228,7 +228,7 @@ function serviceParent(ref: ParentRef, world: World): Diagnosis {
   if (ref.group !== '') {
     return {
       title: `parentRef to Service ${name} lacks group: ""`,
-      remediation: `Set group: "" in the parentRef: without it the CRD default makes it a ${ref.group === 'core' ? '"core"' : GATEWAY_GROUP} Service, which no mesh serves.`,
+      remediation: `Set group: "" in the parentRef: without it the CRD default makes it a ${GATEWAY_GROUP} Service, which no mesh serves.`,
       evidence: [
         `The parentRef names kind Service in group "${ref.group}"; a Service parent needs the core group, written as group: "".`
       ],

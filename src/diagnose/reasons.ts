@@ -115,6 +115,12 @@ export const SYNTHETIC_REASONS: Record<string, ReasonEntry> = {
     remediation:
       'Some rules of the current spec are invalid, so the controller keeps serving the last good version. Fix the rules the PartiallyInvalid message names.'
   },
+  Terminating: {
+    conditions: [],
+    title: 'The Route is being deleted',
+    remediation:
+      'A Route with metadata.deletionTimestamp is on its way out, whatever its status says: re-create it once it is gone if it should stay.'
+  },
   ParentUnhealthy: {
     conditions: [],
     title: 'The parent is not healthy although the Route looks fine',

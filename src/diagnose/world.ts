@@ -1,9 +1,18 @@
 // Typed lookups into the World: the Gateways, classes, namespaces, Services and grants diagnosis reads,
 // each from untrusted objects, and what could not be read about them.
 import { parseCondition } from '../model/entries.ts'
+import { findObject } from '../model/owner.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { Condition, KubeObject, World } from '../model/types.ts'
 import { arrayField, integerField, isRecord, stringField } from '../model/unknown.ts'
+
+export {
+  controllerNameOf,
+  findGateway,
+  findGatewayClass,
+  findListenerSet,
+  gatewayClassNameOf
+} from '../model/owner.ts'
 
 export interface RouteGroupKind {
   group: string
@@ -37,14 +46,16 @@ export interface ServicePort {
   protocol?: string
 }
 
-type Resource = 'gateways' | 'gatewayclasses' | 'namespaces' | 'services' | 'referencegrants'
+type Resource =
+  'gateways' | 'gatewayclasses' | 'namespaces' | 'services' | 'referencegrants' | 'listenersets'
 
 const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial'>> = {
   gateways: 'gateways',
   gatewayclasses: 'gatewayClasses',
   namespaces: 'namespaces',
   services: 'services',
-  referencegrants: 'referenceGrants'
+  referencegrants: 'referenceGrants',
+  listenersets: 'listenerSets'
 }
 
 const LABELS: Record<Resource, string> = {
@@ -52,7 +63,8 @@ const LABELS: Record<Resource, string> = {
   gatewayclasses: 'GatewayClasses',
   namespaces: 'Namespaces',
   services: 'Services',
-  referencegrants: 'ReferenceGrants'
+  referencegrants: 'ReferenceGrants',
+  listenersets: 'ListenerSets'
 }
 
 /**
@@ -79,7 +91,7 @@ export function blindSpots(world: World, resource: Resource, namespace?: string)
     (entry) => `Could not read ${entry}.`
   )
   if (unreadable.length > 0) return unreadable
-  if (world.partial && world[ARRAYS[resource]].length === 0) {
+  if (world.partial && (world[ARRAYS[resource]] ?? []).length === 0) {
     return [`The source holds no ${LABELS[resource]}, so they could not be checked.`]
   }
   return []
@@ -89,27 +101,12 @@ export function canSee(world: World, resource: Resource, namespace?: string): bo
   return blindSpots(world, resource, namespace).length === 0
 }
 
-function named(objects: KubeObject[], name: string, namespace?: string): KubeObject | undefined {
-  return objects.find(
-    (o) =>
-      o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)
-  )
-}
-
-export function findGateway(world: World, namespace: string, name: string): KubeObject | undefined {
-  return named(world.gateways, name, namespace)
-}
-
-export function findGatewayClass(world: World, name: string): KubeObject | undefined {
-  return named(world.gatewayClasses, name)
-}
-
 export function findNamespace(world: World, name: string): KubeObject | undefined {
-  return named(world.namespaces, name)
+  return findObject(world.namespaces, name)
 }
 
 export function findService(world: World, namespace: string, name: string): KubeObject | undefined {
-  return named(world.services, name, namespace)
+  return findObject(world.services, name, namespace)
 }
 
 export function namesIn(objects: KubeObject[], namespace?: string): string[] {
@@ -203,12 +200,4 @@ export function servicePortsOf(service: KubeObject): ServicePort[] {
 /** "80 (http)", "9090" */
 export function describeServicePort(port: ServicePort): string {
   return port.name ? `${port.port} (${port.name})` : String(port.port)
-}
-
-export function gatewayClassNameOf(gateway: KubeObject): string | undefined {
-  return stringField(gateway.spec, 'gatewayClassName')
-}
-
-export function controllerNameOf(gatewayClass: KubeObject): string | undefined {
-  return stringField(gatewayClass.spec, 'controllerName')
 }

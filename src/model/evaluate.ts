@@ -3,7 +3,9 @@
 import { freshnessOf, readEntries } from './entries.ts'
 import type { StatusEntry } from './entries.ts'
 import { routeId } from './route-id.ts'
-import { assignEntries, ownerController, sameScope } from './matching.ts'
+import { assignEntries, sameScope } from './matching.ts'
+import { findGateway, isGatewayRef, ownerController } from './owner.ts'
+import type { OwnerWorld } from './owner.ts'
 import { formatParentRef, parentRefKey, routeParentRefs } from './parent-ref.ts'
 import type {
   Condition,
@@ -13,10 +15,9 @@ import type {
   RouteObject,
   RouteVerdict,
   Verdict,
-  VerdictOptions,
-  World
+  VerdictOptions
 } from './types.ts'
-import { integerField, isRecord, stringField } from './unknown.ts'
+import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
 
 export const DEFAULT_CONDITIONS: string[] = ['Accepted', 'ResolvedRefs']
 
@@ -29,13 +30,11 @@ export function combineVerdicts(verdicts: Verdict[]): Verdict {
   return verdicts.reduce<Verdict>((worst, v) => (RANK[v] > RANK[worst] ? v : worst), 'ready')
 }
 
-type Gateways = Pick<World, 'gatewayClasses' | 'gateways'>
-
 interface Context {
   id: string
   generation: number | undefined
   options: VerdictOptions
-  world: Gateways
+  world: OwnerWorld
   notes: Set<string>
 }
 
@@ -174,12 +173,17 @@ function atDeadline(findings: Finding[]): Finding[] {
   return findings.map((f) => (WAITING_REASONS.has(f.reason) ? { ...f, severity: 'error' } : f))
 }
 
-function judgeParent(ref: ParentRef, entries: StatusEntry[], ctx: Context): ParentVerdict {
-  const owner = ownerController(ref, ctx.world)
-  const isJudged = (e: StatusEntry): boolean =>
+/** Rule 3: the owner's entries when the owner is known, else those that carry Accepted. */
+function judgedBy(ref: ParentRef, world: OwnerWorld): (e: StatusEntry) => boolean {
+  const owner = ownerController(ref, world)
+  return (e) =>
     owner !== undefined
       ? e.controllerName === owner
       : e.conditions.some((c) => c.type === 'Accepted')
+}
+
+function judgeParent(ref: ParentRef, entries: StatusEntry[], ctx: Context): ParentVerdict {
+  const isJudged = judgedBy(ref, ctx.world)
   const judged = entries.filter(isJudged).map((e) => judgeEntry(e, ctx))
   const otherControllers = entries
     .filter((e) => !isJudged(e))
@@ -203,19 +207,58 @@ function judgeParent(ref: ParentRef, entries: StatusEntry[], ctx: Context): Pare
   return { parentRef: ref, verdict, controllerName, conditions, findings, otherControllers }
 }
 
-/** Entries of default Gateways (GEP-3793), grouped into one parent per distinct parentRef. */
-function defaultGatewayParents(entries: StatusEntry[], ctx: Context): ParentVerdict[] {
+/**
+ * Whether a Gateway claims this Route by default (GEP-3793): the Route opts in with
+ * spec.useDefaultGateways and the Gateway has spec.defaultScope of that scope. A Gateway that cannot
+ * be read cannot be shown to claim it.
+ */
+function claimsByDefault(
+  ref: ParentRef,
+  routeScope: string | undefined,
+  world: OwnerWorld
+): boolean {
+  if (routeScope === undefined || routeScope === 'None' || !isGatewayRef(ref)) return false
+  const gateway = findGateway(world, ref.namespace, ref.name)
+  return gateway !== undefined && stringField(gateway.spec, 'defaultScope') === routeScope
+}
+
+/**
+ * Entries of default Gateways, grouped into one parent per distinct parentRef; every other entry of a
+ * Route without parentRefs is a leftover (an orphan).
+ */
+function defaultGatewayParents(
+  route: RouteObject,
+  entries: StatusEntry[],
+  ctx: Context
+): { parents: ParentVerdict[]; orphans: StatusEntry[] } {
+  const scope = stringField(isRecord(route) ? route.spec : undefined, 'useDefaultGateways')
   const groups = new Map<string, StatusEntry[]>()
+  const orphans: StatusEntry[] = []
   for (const entry of entries) {
+    if (!claimsByDefault(entry.parentRef, scope, ctx.world)) {
+      orphans.push(entry)
+      continue
+    }
     const key = parentRefKey(entry.parentRef)
     groups.set(key, [...(groups.get(key) ?? []), entry])
   }
-  return [...groups.values()].map((group) => judgeParent(group[0]!.parentRef, group, ctx))
+  const parents = [...groups.values()].map((group) => judgeParent(group[0]!.parentRef, group, ctx))
+  return { parents, orphans }
+}
+
+/** Rule 10: a Route on its way out (metadata.deletionTimestamp) is never ready. */
+function terminating(metadata: unknown): Finding | undefined {
+  const deletionTimestamp = stringField(metadata, 'deletionTimestamp')
+  if (deletionTimestamp === undefined) return undefined
+  const finalizers = (arrayField(metadata, 'finalizers') ?? []).filter(
+    (f): f is string => typeof f === 'string'
+  )
+  return { reason: 'Terminating', severity: 'error', deletionTimestamp, finalizers }
 }
 
 export function evaluateRoute(
   route: RouteObject,
-  world: Gateways,
+  world: OwnerWorld,
   options: VerdictOptions
 ): RouteVerdict {
   const metadata: unknown = isRecord(route) ? route.metadata : undefined
@@ -232,23 +275,30 @@ export function evaluateRoute(
     notes: new Set()
   }
   const refs = routeParentRefs(route)
-  for (const ref of refs.filter((r) => r.group === 'core')) {
-    ctx.notes.add(
-      `${ctx.id}: parentRef ${formatParentRef(ref)} sets group "core"; Gateway API names the core ` +
-        `group (Services) with group ""`
-    )
-  }
   const entries = readEntries(isRecord(route) ? route.status : undefined, namespace, ctx.generation)
 
   let parents: ParentVerdict[]
   let orphans: StatusEntry[] = []
   const findings: Finding[] = []
+  const leaving = terminating(metadata)
+  if (leaving) findings.push(leaving)
   if (refs.length > 0) {
-    const assignment = assignEntries(refs, entries)
+    const assignment = assignEntries(refs, entries, (ref, e) => judgedBy(ref, world)(e))
     parents = refs.map((ref, i) => judgeParent(ref, assignment.owned[i] ?? [], ctx))
     orphans = assignment.orphans
+    for (const i of new Set(assignment.portless)) {
+      const ref = refs[i]!
+      const writer = assignment.owned[i]?.[0]?.controllerName ?? 'an unnamed controller'
+      ctx.notes.add(
+        `${ctx.id}: ${writer} wrote its entry for parentRef ${formatParentRef(ref, namespace)} ` +
+          `without the port; it is the only entry for that parent and no other parentRef names it, ` +
+          `so it was judged as this parentRef's`
+      )
+    }
   } else {
-    parents = defaultGatewayParents(entries, ctx)
+    const defaults = defaultGatewayParents(route, entries, ctx)
+    parents = defaults.parents
+    orphans = defaults.orphans
     if (parents.length === 0) findings.push({ reason: 'NoParentRefs', severity: 'error' })
   }
 

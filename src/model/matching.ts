@@ -1,8 +1,6 @@
-// Which status entries belong to which spec parentRef (never by list position), and who owns a parent.
+// Which status entries belong to which spec parentRef (never by list position).
 import type { StatusEntry } from './entries.ts'
-import { GATEWAY_GROUP } from './types.ts'
-import type { KubeObject, ParentRef, World } from './types.ts'
-import { isRecord, stringField } from './unknown.ts'
+import type { ParentRef } from './types.ts'
 
 function sameParent(a: ParentRef, b: ParentRef): boolean {
   return (
@@ -31,45 +29,57 @@ export interface Assignment {
   /** entries per spec ref, in the order of `refs` */
   owned: StatusEntry[][]
   orphans: StatusEntry[]
+  /** indexes of the refs that took an entry written without their port (see portlessOwner) */
+  portless: number[]
+}
+
+/** Whether an entry is one the verdict judges for this ref (its owner's, by rule 3). */
+export type Judges = (ref: ParentRef, entry: StatusEntry) => boolean
+
+/**
+ * The ref an unscoped entry belongs to although it lacks the ref's port: some controllers (NGINX
+ * Gateway Fabric) write neither port nor sectionName back. Only when exactly one ref names that parent,
+ * that ref sets port and no sectionName, and the entry is the only one its owner wrote for the parent.
+ */
+function portlessOwner(
+  entry: StatusEntry,
+  refs: ParentRef[],
+  entries: StatusEntry[],
+  judges: Judges
+): number | undefined {
+  if (entry.parentRef.port !== undefined || entry.parentRef.sectionName !== undefined) return
+  const claimants = refs.flatMap((ref, i) => (sameParent(entry.parentRef, ref) ? [i] : []))
+  if (claimants.length !== 1) return undefined
+  const i = claimants[0]!
+  const ref = refs[i]!
+  if (ref.port === undefined || ref.sectionName !== undefined || !judges(ref, entry)) return
+  const judged = entries.filter((e) => sameParent(e.parentRef, ref) && judges(ref, e))
+  return judged.length === 1 ? i : undefined
 }
 
 /** An entry that exactly matches some ref belongs only there, not also to a wider ref of the same parent. */
-export function assignEntries(refs: ParentRef[], entries: StatusEntry[]): Assignment {
+export function assignEntries(
+  refs: ParentRef[],
+  entries: StatusEntry[],
+  judges: Judges
+): Assignment {
   const owned: StatusEntry[][] = refs.map(() => [])
   const orphans: StatusEntry[] = []
+  const portless: number[] = []
   for (const entry of entries) {
     let targets = refs.flatMap((ref, i) => (isExact(entry.parentRef, ref) ? [i] : []))
     if (targets.length === 0) {
       targets = refs.flatMap((ref, i) => (isWithin(entry.parentRef, ref) ? [i] : []))
     }
+    if (targets.length === 0) {
+      const i = portlessOwner(entry, refs, entries, judges)
+      if (i !== undefined) {
+        targets = [i]
+        portless.push(i)
+      }
+    }
     if (targets.length === 0) orphans.push(entry)
     for (const i of targets) owned[i]?.push(entry)
   }
-  return { owned, orphans }
-}
-
-function findObject(
-  objects: KubeObject[],
-  name: string,
-  namespace?: string
-): KubeObject | undefined {
-  return objects.find(
-    (o) =>
-      isRecord(o) &&
-      stringField(o.metadata, 'name') === name &&
-      (namespace === undefined || stringField(o.metadata, 'namespace') === namespace)
-  )
-}
-
-/** The controllerName of the parent Gateway's GatewayClass, when both are known. */
-export function ownerController(
-  ref: ParentRef,
-  world: Pick<World, 'gatewayClasses' | 'gateways'>
-): string | undefined {
-  if (ref.group !== GATEWAY_GROUP || ref.kind !== 'Gateway') return undefined
-  const gateway = findObject(world.gateways, ref.name, ref.namespace)
-  const className = stringField(gateway?.spec, 'gatewayClassName')
-  if (!className) return undefined
-  const gatewayClass = findObject(world.gatewayClasses, className)
-  return stringField(gatewayClass?.spec, 'controllerName') || undefined
+  return { owned, orphans, portless }
 }

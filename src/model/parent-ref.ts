@@ -1,15 +1,23 @@
-import { GATEWAY_GROUP } from './types.ts'
+import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from './types.ts'
 import type { ParentRef, RouteObject } from './types.ts'
 import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
 
 /**
+ * The core group is spelled `""` by Gateway API and `core` by some meshes (Linkerd writes it in
+ * status): one group. An omitted group is the CRD default, also for kind Service.
+ */
+function normalizeGroup(group: string | undefined): string {
+  if (group === undefined) return GATEWAY_GROUP
+  return group === 'core' ? '' : group
+}
+
+/**
  * Applies the CRD defaults the API server would apply (group, kind) and the godoc's namespace rule.
- * An explicit `group: ""` names the core group and stays ''; `group: core` is kept as written so the
- * evaluation can flag it.
+ * An explicit `group: ""` (or `core`) names the core group and is ''.
  */
 export function normalizeParentRef(raw: unknown, routeNamespace: string): ParentRef {
   const ref: ParentRef = {
-    group: stringField(raw, 'group') ?? GATEWAY_GROUP,
+    group: normalizeGroup(stringField(raw, 'group')),
     kind: stringField(raw, 'kind') || 'Gateway',
     namespace: stringField(raw, 'namespace') || routeNamespace,
     name: stringField(raw, 'name') ?? ''
@@ -34,10 +42,11 @@ export function parentRefKey(ref: ParentRef): string {
 
 /** The group each well-known parent kind lives in; another group is shown, since it is usually a mistake. */
 function expectedGroup(kind: string): string {
-  return kind === 'Service' ? '' : GATEWAY_GROUP
+  if (kind === 'Service') return ''
+  return kind === 'XListenerSet' ? EXPERIMENTAL_GROUP : GATEWAY_GROUP
 }
 
-/** "infra/edge", "edge#https" (in the Route's namespace), "Service default/api:8080", "Service.core default/api". */
+/** "infra/edge", "edge#https" (in the Route's namespace), "Service default/api:8080", "Service.example.com default/api". */
 export function formatParentRef(ref: ParentRef, routeNamespace?: string): string {
   let kind = ''
   if (ref.group !== expectedGroup(ref.kind)) kind = `${ref.kind}.${ref.group || 'core'} `

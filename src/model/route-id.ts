@@ -1,4 +1,4 @@
-import type { RouteObject } from './types.ts'
+import type { RouteKey, RouteObject } from './types.ts'
 
 type Named = { kind: string; namespace: string; name: string }
 
@@ -13,11 +13,7 @@ export function routeKey(r: Named): string {
 }
 
 /** The kind, namespace and name of a Route object. */
-export function routeRef(route: RouteObject): {
-  kind: RouteObject['kind']
-  namespace: string
-  name: string
-} {
+export function routeRef(route: RouteObject): RouteKey {
   return { kind: route.kind, namespace: route.metadata.namespace, name: route.metadata.name }
 }
 

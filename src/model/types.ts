@@ -7,6 +7,15 @@ export const ROUTE_KINDS = ['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'U
 export type RouteKind = (typeof ROUTE_KINDS)[number]
 
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io'
+/** The experimental group of XListenerSet, the ListenerSet before it became standard (v1.5). */
+export const EXPERIMENTAL_GROUP = 'gateway.networking.x-k8s.io'
+
+/** A Route named by kind, namespace and name: how the gate asks for it and keys it. */
+export interface RouteKey {
+  kind: RouteKind
+  namespace: string
+  name: string
+}
 
 /** Any Kubernetes object as it arrives from the API server or a dump. Fields below metadata are unchecked. */
 export interface KubeObject {
@@ -21,6 +30,8 @@ export interface KubeObject {
     resourceVersion?: string
     uid?: string
     creationTimestamp?: string
+    deletionTimestamp?: string
+    finalizers?: string[]
   }
   spec?: unknown
   status?: unknown
@@ -49,6 +60,11 @@ export interface World {
   namespaces: KubeObject[]
   services: KubeObject[]
   referenceGrants: KubeObject[]
+  /**
+   * ListenerSets (gateway.networking.k8s.io) and XListenerSets (gateway.networking.x-k8s.io), each
+   * with its apiVersion and kind; absent in a World put together without them.
+   */
+  listenerSets?: KubeObject[]
   unreadable: string[]
   /** true when a kind was simply not present in the source (e.g. a dump without Services). */
   partial?: boolean
@@ -81,7 +97,7 @@ export type Severity = 'error' | 'warning'
 /**
  * What the model found wrong with one parent (or the whole Route), before diagnosis turns it into a
  * Problem with a title and a remediation. Synthetic reasons: NoStatus, StaleStatus, ConditionMissing,
- * ConditionUnknown, NoParentRefs, FallBack.
+ * ConditionUnknown, NoParentRefs, FallBack, Terminating.
  */
 export interface Finding {
   /** the condition type the finding comes from; absent for synthetic findings */
@@ -99,6 +115,9 @@ export interface Finding {
   generation?: number
   observedGeneration?: number
   lastTransitionTime?: string
+  /** Terminating: when deletion was asked for, and the finalizers that still hold the Route */
+  deletionTimestamp?: string
+  finalizers?: string[]
 }
 
 export interface Problem {
@@ -199,10 +218,10 @@ export interface RouteVerdict {
   route: RouteObject
   verdict: Verdict
   parents: ParentVerdict[]
-  /** findings about the Route as a whole (NoParentRefs) */
+  /** findings about the Route as a whole (NoParentRefs, Terminating) */
   findings: Finding[]
   /** status entries that belong to no spec parentRef */
   orphans: Record<string, unknown>[]
-  /** things worth saying once in the report (missing observedGeneration, observedGeneration > generation, group: core) */
+  /** things worth saying once in the report (missing observedGeneration, observedGeneration > generation, an entry taken without its port) */
   notes: string[]
 }

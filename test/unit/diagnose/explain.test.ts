@@ -105,6 +105,33 @@ describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
     )
   })
 
+  it('explains Terminating with the deletion time and the finalizers that hold the Route', () => {
+    const verdict = routeVerdict(route({}), [], {
+      verdict: 'failed',
+      findings: [
+        {
+          reason: 'Terminating',
+          severity: 'error',
+          deletionTimestamp: '2026-11-20T11:00:00Z',
+          finalizers: ['example.com/cleanup', 'example.com/audit']
+        }
+      ]
+    })
+    const problem = explainRoute(verdict, baseWorld()).problems?.[0]
+    expect(problem).toMatchObject({
+      reason: 'Terminating',
+      severity: 'error',
+      title: 'HTTPRoute shop/storefront is being deleted'
+    })
+    expect(problem?.evidence).toEqual([
+      'metadata.deletionTimestamp is 2026-11-20T11:00:00Z: deletion of HTTPRoute shop/storefront was requested and the API server is removing it.',
+      'Finalizers still hold it: example.com/cleanup and example.com/audit.'
+    ])
+    expect(problem?.remediation).toContain(
+      'Each finalizer is removed by the controller that set it'
+    )
+  })
+
   it("carries the pending problems of a parent with the mode's severity, so a dump explains itself", () => {
     const conditions: Condition[] = [
       { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 2, fresh: true },

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONDITIONS, combineVerdicts, evaluateRoute } from '../../../src/model/evaluate.ts'
-import type { VerdictOptions } from '../../../src/model/types.ts'
+import type { OwnerWorld } from '../../../src/model/owner.ts'
+import { ownerController } from '../../../src/model/owner.ts'
+import { normalizeParentRef } from '../../../src/model/parent-ref.ts'
+import type { KubeObject, RouteObject, VerdictOptions, World } from '../../../src/model/types.ts'
 import {
   ENVOY,
   ISTIO,
@@ -348,16 +351,6 @@ describe('evaluateRoute: matching status entries to parentRefs', () => {
     ])
   })
 
-  it('does not give a scoped ref the unscoped entry', () => {
-    const r = route({
-      parentRefs: [gwRef('edge', { port: 443 })],
-      parents: [entry(gwRef('edge'), healthy(2))]
-    })
-    const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
-    expect(v.parents[0]!.findings[0]!.reason).toBe('NoStatus')
-    expect(v.orphans).toHaveLength(1)
-  })
-
   it('lets the exact entry decide over listener-scoped ones', () => {
     const r = route({
       parentRefs: [gwRef('edge')],
@@ -610,24 +603,85 @@ describe('evaluateRoute: no spec.parentRefs', () => {
     expect(v.findings).toEqual([{ reason: 'NoParentRefs', severity: 'error' }])
   })
 
-  it("judges a default Gateway's entry like any other", () => {
-    const accepted = route({
-      parents: [entry(gwRef('default', { namespace: 'infra' }), healthy(2))]
-    })
-    const ok = evaluateRoute(accepted, NO_WORLD, OPTIONS)
+  const DEFAULT_WORLD = {
+    ...gatewayWorld(
+      [
+        { namespace: 'infra', name: 'default', className: 'eg' },
+        { namespace: 'infra', name: 'plain', className: 'eg' }
+      ],
+      { eg: ENVOY }
+    )
+  }
+  DEFAULT_WORLD.gateways[0]!.spec = { gatewayClassName: 'eg', defaultScope: 'All' }
+  const optedIn = (parents: Record<string, unknown>[]): RouteObject => {
+    const r = route({ parents })
+    r.spec = { useDefaultGateways: 'All' }
+    return r
+  }
+
+  it("judges a default Gateway's entry like any other when the Route opts in", () => {
+    const ok = evaluateRoute(
+      optedIn([entry(gwRef('default', { namespace: 'infra' }), healthy(2))]),
+      DEFAULT_WORLD,
+      OPTIONS
+    )
     expect(ok.verdict).toBe('ready')
     expect(ok.findings).toEqual([])
     expect(ok.orphans).toEqual([])
     expect(ok.parents[0]!.parentRef).toMatchObject({ namespace: 'infra', name: 'default' })
 
-    const refused = route({
-      parents: [
-        entry(gwRef('default', { namespace: 'infra' }), [
-          cond('Accepted', 'False', 'NotAllowedByListeners', 2)
-        ])
+    const refused = optedIn([
+      entry(gwRef('default', { namespace: 'infra' }), [
+        cond('Accepted', 'False', 'NotAllowedByListeners', 2)
+      ])
+    ])
+    expect(evaluateRoute(refused, DEFAULT_WORLD, OPTIONS).verdict).toBe('failed')
+  })
+
+  it('keeps NoParentRefs when the entry is a leftover: no opt-in, no default scope, or an unknown Gateway', () => {
+    const leftovers: [string, RouteObject, Pick<World, 'gatewayClasses' | 'gateways'>][] = [
+      [
+        'Route does not opt in',
+        route({ parents: [entry(gwRef('default', { namespace: 'infra' }), healthy(2))] }),
+        DEFAULT_WORLD
+      ],
+      [
+        'Gateway has no defaultScope',
+        optedIn([entry(gwRef('plain', { namespace: 'infra' }), healthy(2))]),
+        DEFAULT_WORLD
+      ],
+      [
+        'Gateway cannot be read',
+        optedIn([entry(gwRef('default', { namespace: 'infra' }), healthy(2))]),
+        NO_WORLD
       ]
-    })
-    expect(evaluateRoute(refused, NO_WORLD, OPTIONS).verdict).toBe('failed')
+    ]
+    for (const [why, r, world] of leftovers) {
+      const v = evaluateRoute(r, world, OPTIONS)
+      expect(v.verdict, why).toBe('failed')
+      expect(v.findings, why).toEqual([{ reason: 'NoParentRefs', severity: 'error' }])
+      expect(v.parents, why).toEqual([])
+      expect(v.orphans, why).toHaveLength(1)
+    }
+    const none = route({ parents: [entry(gwRef('default', { namespace: 'infra' }), healthy(2))] })
+    none.spec = { useDefaultGateways: 'None' }
+    expect(evaluateRoute(none, DEFAULT_WORLD, OPTIONS).verdict).toBe('failed')
+  })
+
+  it('judges only the default Gateway among a default and a leftover entry', () => {
+    const v = evaluateRoute(
+      optedIn([
+        entry(gwRef('default', { namespace: 'infra' }), [
+          cond('Accepted', 'Unknown', 'Pending', 2)
+        ]),
+        entry(gwRef('plain', { namespace: 'infra' }), healthy(2))
+      ]),
+      DEFAULT_WORLD,
+      OPTIONS
+    )
+    expect(v.verdict).toBe('pending')
+    expect(v.parents.map((p) => p.parentRef.name)).toEqual(['default'])
+    expect(v.orphans).toHaveLength(1)
   })
 })
 
@@ -726,20 +780,204 @@ describe('evaluateRoute: every kind and API version', () => {
   })
 })
 
-describe('evaluateRoute: odd shapes', () => {
-  it('notes group "core" on a Service parent and still matches it', () => {
-    const ref = { group: 'core', kind: 'Service', name: 'api' }
+describe('evaluateRoute: the core group spelled "core" (Linkerd)', () => {
+  const svc = { group: '', kind: 'Service', name: 'api', port: 8080 }
+  const svcCore = { ...svc, group: 'core', namespace: 'shop' }
+
+  it('matches a status entry written with group core to a spec parentRef with group ""', () => {
     const v = evaluateRoute(
-      route({ parentRefs: [ref], parents: [entry(ref, healthy(2), ISTIO)] }),
+      route({ parentRefs: [svc], parents: [entry(svcCore, healthy(2), LINKERD)] }),
       NO_WORLD,
       OPTIONS
     )
     expect(v.verdict).toBe('ready')
+    expect(v.orphans).toEqual([])
+    expect(v.parents[0]).toMatchObject({ verdict: 'ready', controllerName: LINKERD })
+    expect(v.parents[0]!.parentRef.group).toBe('')
+  })
+
+  it('matches a spec parentRef with group core to an entry with group "", and says nothing of it', () => {
+    const v = evaluateRoute(
+      route({ parentRefs: [svcCore], parents: [entry(svc, healthy(2), ISTIO)] }),
+      NO_WORLD,
+      OPTIONS
+    )
+    expect(v.verdict).toBe('ready')
+    expect(v.notes).toEqual([])
+  })
+
+  it('still reads an omitted group as gateway.networking.k8s.io, for a Service too', () => {
+    const omitted = { kind: 'Service', name: 'api', port: 8080 }
+    const v = evaluateRoute(
+      route({ parentRefs: [omitted], parents: [entry(svcCore, healthy(2), LINKERD)] }),
+      NO_WORLD,
+      OPTIONS
+    )
+    expect(v.parents[0]!.parentRef.group).toBe('gateway.networking.k8s.io')
+    expect(v.parents[0]!.findings[0]!.reason).toBe('NoStatus')
+    expect(v.orphans).toHaveLength(1)
+  })
+})
+
+describe('evaluateRoute: a port-only parentRef whose entry omits the port (NGINX Gateway Fabric)', () => {
+  const NGF = 'gateway.nginx.org/nginx-gateway-controller'
+  const NGF_WORLD = gatewayWorld([{ namespace: 'shop', name: 'edge', className: 'nginx' }], {
+    nginx: NGF
+  })
+  // NGF writes back neither port nor group and kind
+  const bare = { name: 'edge', namespace: 'shop' }
+
+  it("takes the owner's only entry for that Gateway, with a note", () => {
+    const v = evaluateRoute(
+      route({
+        parentRefs: [gwRef('edge', { port: 443 })],
+        parents: [entry(bare, healthy(2), NGF)]
+      }),
+      NGF_WORLD,
+      OPTIONS
+    )
+    expect(v.verdict).toBe('ready')
+    expect(v.orphans).toEqual([])
+    expect(v.parents[0]).toMatchObject({ verdict: 'ready', controllerName: NGF })
     expect(v.notes).toEqual([
-      'HTTPRoute shop/web: parentRef Service.core shop/api sets group "core"; Gateway API names the core group (Services) with group ""'
+      `HTTPRoute shop/web: ${NGF} wrote its entry for parentRef edge:443 without the port; it is the only entry for that parent and no other parentRef names it, so it was judged as this parentRef's`
+    ])
+    const failed = evaluateRoute(
+      route({
+        parentRefs: [gwRef('edge', { port: 443 })],
+        parents: [entry(bare, [cond('Accepted', 'False', 'NotAllowedByListeners', 2)], NGF)]
+      }),
+      NGF_WORLD,
+      OPTIONS
+    )
+    expect(failed.verdict).toBe('failed')
+  })
+
+  it('never guesses: two parentRefs to that Gateway, a sectionName, a second owner entry, another controller', () => {
+    const cases: [string, Record<string, unknown>[], Record<string, unknown>[]][] = [
+      [
+        'two refs could claim it',
+        [gwRef('edge', { port: 80 }), gwRef('edge', { port: 443 })],
+        [entry(bare, healthy(2), NGF)]
+      ],
+      [
+        'ref sets a sectionName too',
+        [gwRef('edge', { port: 443, sectionName: 'https' })],
+        [entry(bare, healthy(2), NGF)]
+      ],
+      [
+        'the owner wrote two entries for the Gateway',
+        [gwRef('edge', { port: 443 })],
+        [entry(bare, healthy(2), NGF), entry(gwRef('edge', { port: 80 }), healthy(2), NGF)]
+      ],
+      [
+        'another controller wrote it',
+        [gwRef('edge', { port: 443 })],
+        [entry(bare, healthy(2), ENVOY)]
+      ]
+    ]
+    for (const [why, parentRefs, parents] of cases) {
+      const v = evaluateRoute(route({ parentRefs, parents }), NGF_WORLD, OPTIONS)
+      expect(v.verdict, why).toBe('pending')
+      expect(
+        v.parents.every((p) => p.findings[0]?.reason === 'NoStatus'),
+        why
+      ).toBe(true)
+      expect(v.notes, why).toEqual([])
+    }
+  })
+})
+
+describe('evaluateRoute: a Route being deleted', () => {
+  it('fails Terminating whatever its status says, naming the finalizers', () => {
+    const r = route({ parentRefs: [gwRef('edge')], parents: [entry(gwRef('edge'), healthy(2))] })
+    r.metadata.deletionTimestamp = '2026-11-20T11:00:00Z'
+    r.metadata.finalizers = ['example.com/cleanup']
+    const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
+    expect(v.verdict).toBe('failed')
+    expect(v.parents[0]!.verdict).toBe('ready')
+    expect(v.findings).toEqual([
+      {
+        reason: 'Terminating',
+        severity: 'error',
+        deletionTimestamp: '2026-11-20T11:00:00Z',
+        finalizers: ['example.com/cleanup']
+      }
     ])
   })
 
+  it('is failed before the deadline too, with or without finalizers', () => {
+    const r = route({ parentRefs: [gwRef('edge')], parents: [] })
+    r.metadata.deletionTimestamp = '2026-11-20T11:00:00Z'
+    const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
+    expect(v.verdict).toBe('failed')
+    expect(v.findings[0]).toMatchObject({ reason: 'Terminating', finalizers: [] })
+  })
+})
+
+describe('evaluateRoute: ListenerSet parents', () => {
+  const CONTOUR = 'projectcontour.io/gateway-controller'
+  const listenerSet = (
+    apiVersion: string,
+    kind: string,
+    parentRef: Record<string, unknown>
+  ): KubeObject => ({
+    apiVersion,
+    kind,
+    metadata: { name: 'team', namespace: 'shop' },
+    spec: { parentRef, listeners: [{ name: 'extra', port: 8443, protocol: 'HTTP' }] }
+  })
+  const world = (sets: KubeObject[]): OwnerWorld => ({
+    ...gatewayWorld([{ namespace: 'infra', name: 'edge', className: 'eg' }], { eg: ENVOY }),
+    listenerSets: sets
+  })
+  const cases = [
+    ['ListenerSet', 'gateway.networking.k8s.io', 'gateway.networking.k8s.io/v1'],
+    ['XListenerSet', 'gateway.networking.x-k8s.io', 'gateway.networking.x-k8s.io/v1alpha1']
+  ] as const
+
+  it.each(cases)(
+    "%s: judges only the parent Gateway's controller's entries",
+    (kind, group, apiVersion) => {
+      const ref = { group, kind, name: 'team', sectionName: 'extra' }
+      const r = route({
+        parentRefs: [ref],
+        parents: [
+          entry(ref, [cond('Accepted', 'False', 'NotAllowedByListeners', 2)], ENVOY),
+          entry(ref, healthy(2), CONTOUR)
+        ]
+      })
+      const sets = [listenerSet(apiVersion, kind, { name: 'edge', namespace: 'infra' })]
+      const v = evaluateRoute(r, world(sets), OPTIONS)
+      expect(v.verdict).toBe('failed')
+      expect(v.parents[0]!.controllerName).toBe(ENVOY)
+      expect(v.parents[0]!.otherControllers.map((o) => o.controllerName)).toEqual([CONTOUR])
+      // without the ListenerSet the owner is unknown: both entries carry Accepted and are judged
+      expect(evaluateRoute(r, world([]), OPTIONS).parents[0]!.otherControllers).toEqual([])
+    }
+  )
+
+  it('does not take a ListenerSet of the other API group, nor one whose parent is not a Gateway', () => {
+    const ref = { group: 'gateway.networking.k8s.io', kind: 'ListenerSet', name: 'team' }
+    const r = route({ parentRefs: [ref], parents: [entry(ref, healthy(2), CONTOUR)] })
+    const xset = listenerSet('gateway.networking.x-k8s.io/v1alpha1', 'XListenerSet', {
+      name: 'edge',
+      namespace: 'infra'
+    })
+    expect(ownerController(normalizeParentRef(ref, 'shop'), world([xset]))).toBeUndefined()
+    const odd = listenerSet('gateway.networking.k8s.io/v1', 'ListenerSet', {
+      kind: 'Service',
+      name: 'edge'
+    })
+    expect(ownerController(normalizeParentRef(ref, 'shop'), world([odd]))).toBeUndefined()
+    const same = listenerSet('gateway.networking.k8s.io/v1', 'ListenerSet', { name: 'edge' })
+    // the parentRef's namespace defaults to the ListenerSet's (shop), where no Gateway edge is
+    expect(ownerController(normalizeParentRef(ref, 'shop'), world([same]))).toBeUndefined()
+    expect(evaluateRoute(r, world([same]), OPTIONS).verdict).toBe('ready')
+  })
+})
+
+describe('evaluateRoute: odd shapes', () => {
   it('never throws on garbage and skips what it cannot read', () => {
     const garbage = [
       { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: null },

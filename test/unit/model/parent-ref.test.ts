@@ -11,7 +11,7 @@ describe('normalizeParentRef', () => {
     })
   })
 
-  it('keeps an explicit group "" (Service parent) and "core" as written', () => {
+  it('keeps an explicit group "" (Service parent) and reads "core" as the same group', () => {
     expect(
       normalizeParentRef({ group: '', kind: 'Service', name: 'api', port: 8080 }, 'shop')
     ).toEqual({
@@ -22,7 +22,10 @@ describe('normalizeParentRef', () => {
       port: 8080
     })
     expect(normalizeParentRef({ group: 'core', kind: 'Service', name: 'api' }, 'shop').group).toBe(
-      'core'
+      ''
+    )
+    expect(normalizeParentRef({ kind: 'Service', name: 'api' }, 'shop').group).toBe(
+      'gateway.networking.k8s.io'
     )
   })
 
@@ -94,5 +97,8 @@ describe('formatParentRef', () => {
     )
     expect(formatParentRef({ ...svc, group: 'core' })).toBe('Service.core default/api:8080')
     expect(formatParentRef({ ...gw, kind: 'ListenerSet' })).toBe('ListenerSet infra/edge')
+    expect(
+      formatParentRef({ ...gw, group: 'gateway.networking.x-k8s.io', kind: 'XListenerSet' })
+    ).toBe('XListenerSet infra/edge')
   })
 })
