@@ -1,9 +1,12 @@
-// Server-side apply of manifest documents: every document is dry-run first (dryRun=All), and only when
-// the server accepts all of them are they applied for real, so a bad document applies nothing.
+// Server-side apply of manifest documents in dependency order: every document is dry-run first
+// (dryRun=All), and only when the server accepts all of them are they applied for real, so a bad
+// document applies nothing.
 import { InputError } from '../errors.ts'
+import { isRouteObject } from '../model/kinds.ts'
+import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject } from '../model/types.ts'
 import type { ApplyOptions, ApplyResult, ManifestDocument } from './types.ts'
-import { groupVersionPath, type ResourceInfo } from './discovery.ts'
+import { groupVersionPath, splitApiVersion, type ResourceInfo } from './discovery.ts'
 import { describeFault, toClusterError } from './errors.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
@@ -35,6 +38,26 @@ function documentLabel(doc: ManifestDocument, namespace?: string): string {
   const { kind, metadata } = doc.object
   const name = metadata?.name ?? '(no name)'
   return `${doc.file} document ${doc.index} (${kind ?? 'no kind'} ${namespace ? `${namespace}/` : ''}${name})`
+}
+
+/** Gateway API objects that Routes lean on: applied after the plain objects, before the Routes. */
+const PARENT_KINDS = new Set(['ReferenceGrant', 'GatewayClass', 'Gateway', 'ListenerSet'])
+
+/**
+ * Where a document goes in the apply order, the way Helm orders an install: Namespaces, then plain
+ * objects (Services, Secrets, ConfigMaps, ...), then ReferenceGrants, GatewayClasses, Gateways and
+ * ListenerSets, then Routes. A Route applied before its Service gets BackendNotFound as its first
+ * status, which fail-fast would take for the verdict.
+ */
+export function applyTier(object: KubeObject): number {
+  const group = splitApiVersion(
+    typeof object.apiVersion === 'string' ? object.apiVersion : ''
+  ).group
+  if (group === '' && object.kind === 'Namespace') return 0
+  if (isRouteObject(object)) return 3
+  if (group === GATEWAY_GROUP && PARENT_KINDS.has(object.kind)) return 2
+  if (group === EXPERIMENTAL_GROUP && object.kind === 'XListenerSet') return 2
+  return 1
 }
 
 export function stripServerFields(object: KubeObject): Record<string, unknown> {
@@ -108,7 +131,9 @@ export async function applyDocuments(
 ): Promise<ApplyResult> {
   const targets: ApplyTarget[] = []
   const defaultNamespace = options.namespace ?? session.defaultNamespace
-  for (const doc of docs) targets.push(await resolveTarget(session, doc, defaultNamespace))
+  // a stable sort: within a tier, documents keep the order of their files
+  const ordered = [...docs].sort((a, b) => applyTier(a.object) - applyTier(b.object))
+  for (const doc of ordered) targets.push(await resolveTarget(session, doc, defaultNamespace))
   const checked: ApplyResult['applied'] = []
   for (const target of targets) {
     checked.push({ doc: target.doc, object: await serverSideApply(session, target, true) })

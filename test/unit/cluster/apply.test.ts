@@ -95,6 +95,54 @@ describe('apply (server-side apply)', () => {
     expect(patches).toHaveLength(2)
   })
 
+  it('applies in dependency order whatever the file order, after dry-running them all in that order', async () => {
+    fake.serveGatewayGroup({
+      v1: [{ kind: 'HTTPRoute' }, { kind: 'Gateway' }, { kind: 'ListenerSet' }],
+      v1beta1: [{ kind: 'ReferenceGrant' }]
+    })
+    fake.on('PATCH', /./, echo)
+    const object = (apiVersion: string, kind: string, name: string): KubeObject => ({
+      apiVersion,
+      kind,
+      metadata: { name }
+    })
+    const files: [string, KubeObject][] = [
+      ['a-route.yaml', route('web')],
+      ['b-grant.yaml', object('gateway.networking.k8s.io/v1beta1', 'ReferenceGrant', 'allow')],
+      ['c-gateway.yaml', object('gateway.networking.k8s.io/v1', 'Gateway', 'edge')],
+      ['d-service.yaml', object('v1', 'Service', 'web')],
+      ['e-listenerset.yaml', object('gateway.networking.k8s.io/v1', 'ListenerSet', 'team')],
+      ['f-namespace.yaml', object('v1', 'Namespace', 'shop')],
+      ['g-config.yaml', object('v1', 'ConfigMap', 'settings')],
+      ['h-route.yaml', route('api')]
+    ]
+    const docs = files.map(([file, o]) => ({ file, index: 1, line: 1, object: o }))
+    const result = await client.apply(docs, { dryRun: false })
+    const order = [
+      'namespaces/shop',
+      'services/web',
+      'configmaps/settings',
+      'referencegrants/allow',
+      'gateways/edge',
+      'listenersets/team',
+      'httproutes/web',
+      'httproutes/api'
+    ]
+    const patches = fake.requestsTo('PATCH', /./)
+    const seen = patches.map((r) => [/[^/]+\/[^/]+$/.exec(r.path)?.[0], r.query.get('dryRun')])
+    expect(seen).toEqual([...order.map((o) => [o, 'All']), ...order.map((o) => [o, null])])
+    expect(result.applied.map((a) => a.doc.file)).toEqual([
+      'f-namespace.yaml',
+      'd-service.yaml',
+      'g-config.yaml',
+      'b-grant.yaml',
+      'c-gateway.yaml',
+      'e-listenerset.yaml',
+      'a-route.yaml',
+      'h-route.yaml'
+    ])
+  })
+
   it('stops after the dry run when dryRun is set', async () => {
     fake.on('PATCH', ROUTE_PATH, echo)
     const result = await client.apply([doc(route('a'), 1)], { dryRun: true })
