@@ -52,6 +52,7 @@ function isNotFound(error: unknown): boolean {
 export class Discovery {
   private readonly groupVersions = new Map<string, Promise<ResourceInfo[] | undefined>>()
   private gatewayKinds: Promise<Map<string, ResourceInfo>> | undefined
+  private readonly groups = new Map<string, Promise<Map<string, ResourceInfo> | undefined>>()
 
   constructor(
     private readonly api: ApiRequester,
@@ -86,6 +87,17 @@ export class Discovery {
     return this.gatewayKinds
   }
 
+  /** The same for any API group; an empty map when the server does not serve the group. */
+  async groupResources(group: string): Promise<Map<string, ResourceInfo>> {
+    let cached = this.groups.get(group)
+    if (!cached) {
+      cached = this.fetchGroupResources(group)
+      cached.catch(() => this.groups.delete(group))
+      this.groups.set(group, cached)
+    }
+    return (await cached) ?? new Map()
+  }
+
   private async fetchResources(
     group: string,
     version: string
@@ -109,24 +121,29 @@ export class Discovery {
   }
 
   private async fetchGatewayResources(): Promise<Map<string, ResourceInfo>> {
-    const path = `/apis/${GATEWAY_GROUP}`
-    let group: ApiGroup
+    const byKind = await this.fetchGroupResources(GATEWAY_GROUP)
+    if (!byKind) {
+      throw new ClusterError(
+        `Gateway API CRDs not installed on ${this.server}: the API group ${GATEWAY_GROUP} is not served`
+      )
+    }
+    return byKind
+  }
+
+  /** undefined when the group is not served */
+  private async fetchGroupResources(group: string): Promise<Map<string, ResourceInfo> | undefined> {
+    const path = `/apis/${group}`
+    let served: ApiGroup
     try {
-      group = await withRetry(() => this.api.request<ApiGroup>('GET', path), this.retry)
+      served = await withRetry(() => this.api.request<ApiGroup>('GET', path), this.retry)
     } catch (error) {
-      if (isNotFound(error)) {
-        throw new ClusterError(
-          `Gateway API CRDs not installed on ${this.server}: the API group ${GATEWAY_GROUP} is not served`
-        )
-      }
+      if (isNotFound(error)) return undefined
       throw toClusterError(error, { verb: 'get', resource: `discovery ${path}` }, this.server)
     }
-    const versions = (group.versions ?? [])
+    const versions = (served.versions ?? [])
       .map((entry) => entry.version)
       .sort((a, b) => versionRank(b) - versionRank(a))
-    const lists = await Promise.all(
-      versions.map((version) => this.resources(GATEWAY_GROUP, version))
-    )
+    const lists = await Promise.all(versions.map((version) => this.resources(group, version)))
     const byKind = new Map<string, ResourceInfo>()
     // Versions are in preference order, so the first one serving a kind wins.
     for (const resource of lists.flatMap((list) => list ?? [])) {

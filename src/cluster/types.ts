@@ -61,7 +61,7 @@ export interface ClusterClient {
   /** list then watch every (kind, namespace) of the scope until the signal aborts; reconnects and relists on its own */
   watchRoutes(scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal): Promise<void>
   /**
-   * Reads what verdicts and diagnosis need: GatewayClasses and Gateways always; Namespaces, Services and
+   * Reads what verdicts and diagnosis need: GatewayClasses, Gateways and ListenerSets always; Namespaces, Services and
    * ReferenceGrants of the given namespaces only ([] reads none of them, for a cheap owner lookup).
    * Forbidden reads are listed in World.unreadable.
    */

@@ -2,6 +2,7 @@
 // in World.unreadable ("services in namespace shop: forbidden (list)") and the kind stays empty, so a
 // narrowly scoped CI account still gets a verdict.
 import { ApiException } from '@kubernetes/client-node'
+import { EXPERIMENTAL_GROUP } from '../model/types.ts'
 import type { KubeObject, World } from '../model/types.ts'
 import { groupVersionPath, type ResourceInfo } from './discovery.ts'
 import { describeOperation, toClusterError, type Operation } from './errors.ts'
@@ -126,22 +127,41 @@ class WorldReader {
   }
 }
 
+/**
+ * ListenerSets decide the owner of a ListenerSet parent, like Gateways: read alongside them, in both
+ * groups (the standard ListenerSet and the older XListenerSet), where the server serves them.
+ */
+async function readListenerSets(
+  session: Session,
+  reader: WorldReader,
+  gateway: Map<string, ResourceInfo>,
+  namespaces: string[]
+): Promise<KubeObject[]> {
+  const experimental = await session.discovery.groupResources(EXPERIMENTAL_GROUP)
+  const lists = await Promise.all([
+    reader.listAllOrEach(gateway.get('ListenerSet'), namespaces),
+    reader.listAllOrEach(experimental.get('XListenerSet'), namespaces)
+  ])
+  return lists.flat()
+}
+
 export async function readWorld(session: Session, namespaces: string[]): Promise<World> {
   const gateway = await session.discovery.gatewayResources()
   const reader = new WorldReader(session)
   const gatewayClass = gateway.get('GatewayClass')
-  const [gatewayClasses, gateways, namespaceObjects, services, referenceGrants] = await Promise.all(
-    [
+  const [gatewayClasses, gateways, listenerSets, namespaceObjects, services, referenceGrants] =
+    await Promise.all([
       gatewayClass ? reader.list(gatewayClass, null) : [],
       reader.listAllOrEach(gateway.get('Gateway'), namespaces),
+      readListenerSets(session, reader, gateway, namespaces),
       reader.namespaces(namespaces),
       reader.listEach(SERVICES, namespaces),
       reader.listEach(gateway.get('ReferenceGrant'), namespaces)
-    ]
-  )
+    ])
   return {
     gatewayClasses: gatewayClasses === FORBIDDEN ? [] : gatewayClasses,
     gateways,
+    listenerSets,
     namespaces: namespaceObjects,
     services,
     referenceGrants,

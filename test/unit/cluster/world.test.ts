@@ -103,6 +103,58 @@ describe('readWorld and checkNamespaces', () => {
     expect(fake.requestsTo('GET', /referencegrants/)).toHaveLength(0)
   })
 
+  it('reads ListenerSets and XListenerSets where the server serves them, typed', async () => {
+    fake.serveGatewayGroup({
+      v1: [{ kind: 'GatewayClass' }, { kind: 'Gateway' }, { kind: 'ListenerSet' }],
+      v1beta1: [{ kind: 'ReferenceGrant' }]
+    })
+    const X = '/apis/gateway.networking.x-k8s.io'
+    fake.on('GET', X, (_q, r) =>
+      sendJson(r, 200, { kind: 'APIGroup', versions: [{ version: 'v1alpha1' }] })
+    )
+    fake.on('GET', `${X}/v1alpha1`, (_q, r) =>
+      sendJson(r, 200, {
+        kind: 'APIResourceList',
+        resources: [{ name: 'xlistenersets', kind: 'XListenerSet', namespaced: true }]
+      })
+    )
+    fake.on('GET', `${GW}/gateways`, (_q, r) => sendJson(r, 200, list('Gateway', '1', [])))
+    fake.on('GET', `${GW}/listenersets`, (_q, r) =>
+      sendJson(r, 200, list('ListenerSet', '1', [named('team', 'shop')]))
+    )
+    fake.on('GET', `${X}/v1alpha1/xlistenersets`, (_q, r) =>
+      sendJson(r, 200, list('XListenerSet', '1', [named('old', 'shop')]))
+    )
+    const world = await client.readWorld([])
+    expect(world.listenerSets?.map((l) => [l.apiVersion, l.kind, l.metadata.name])).toEqual([
+      ['gateway.networking.k8s.io/v1', 'ListenerSet', 'team'],
+      ['gateway.networking.x-k8s.io/v1alpha1', 'XListenerSet', 'old']
+    ])
+    expect(world.unreadable).toEqual([])
+  })
+
+  it('degrades a forbidden ListenerSet list to per-namespace reads and a sentence', async () => {
+    fake.serveGatewayGroup({
+      v1: [{ kind: 'GatewayClass' }, { kind: 'Gateway' }, { kind: 'ListenerSet' }],
+      v1beta1: [{ kind: 'ReferenceGrant' }]
+    })
+    fake.on('GET', `${GW}/gateways`, (_q, r) => sendJson(r, 200, list('Gateway', '1', [])))
+    fake.on('GET', `${GW}/listenersets`, forbidden)
+    fake.on('GET', `${GW}/namespaces/shop/listenersets`, (_q, r) =>
+      sendJson(r, 200, list('ListenerSet', '1', [named('team', 'shop')]))
+    )
+    fake.on('GET', '/api/v1/namespaces', (_q, r) => sendJson(r, 200, list('Namespace', '1', [])))
+    fake.on('GET', '/api/v1/namespaces/shop/services', (_q, r) =>
+      sendJson(r, 200, list('Service', '1', []))
+    )
+    fake.on('GET', `${GRANTS}/namespaces/shop/referencegrants`, (_q, r) =>
+      sendJson(r, 200, list('ReferenceGrant', '1', []))
+    )
+    const world = await client.readWorld(['shop'])
+    expect(world.listenerSets?.map((l) => l.metadata.name)).toEqual(['team'])
+    expect(world.unreadable).toEqual(['listenersets in all namespaces: forbidden (list)'])
+  })
+
   it('fails checkNamespaces with the namespace and the cluster', async () => {
     fake.on('GET', '/api/v1/namespaces/shop', (_q, r) => sendJson(r, 200, named('shop')))
     const error = await client.checkNamespaces(['shop', 'nope']).catch((e: unknown) => e)
