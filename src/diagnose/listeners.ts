@@ -5,7 +5,7 @@ import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { acceptedHostnames, hostnameFor } from './hostnames.ts'
 import { listenerKinds, protocolKinds, selectListeners, takesKind } from './listener-selection.ts'
 import { nearestNames, oneOf } from './nearest.ts'
-import { gatewayName, lookUpGateway } from './parents.ts'
+import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
 import { checkSelector, describeSelector } from './selectors.ts'
 import { capitalize, listing, unique } from './text.ts'
@@ -22,6 +22,7 @@ import {
 } from './world.ts'
 import type { Listener } from './world.ts'
 import { yamlScalar } from './yaml.ts'
+import { isListenerSetRef } from '../model/owner.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
@@ -91,18 +92,34 @@ function admits(a: Admission): boolean {
   return a.namespace !== 'refused' && a.kind === 'ok'
 }
 
-function gatewayListeners(
-  context: DiagnosisContext
-): { ref: ParentRef; gateway: KubeObject; all: Listener[]; selected: Listener[] } | Diagnosis {
+/**
+ * The parent whose listeners the parentRef picks from: a Gateway's own listeners, or a ListenerSet's
+ * (a ListenerSet ref never reaches the Gateway's listeners, nor a Gateway ref the ListenerSet's). For a
+ * ListenerSet, `gateway` is the ListenerSet: its namespace is the one `from: Same` admits.
+ */
+function gatewayListeners(context: DiagnosisContext):
+  | {
+      ref: ParentRef
+      gateway: KubeObject
+      label: string
+      all: Listener[]
+      selected: Listener[]
+    }
+  | Diagnosis {
   const ref = context.parent?.parentRef
   if (!ref) return { evidence: [] }
-  if (ref.kind !== 'Gateway') {
+  const found = isListenerSetRef(ref)
+    ? lookUpListenerSet(ref, context.world)
+    : ref.kind === 'Gateway'
+      ? lookUpGateway(ref, context.world)
+      : undefined
+  if (!found) {
     return { evidence: [`The parent is a ${ref.kind}; it has no Gateway listeners to check.`] }
   }
-  const found = lookUpGateway(ref, context.world)
   if ('diagnosis' in found) return found.diagnosis
   const all = listenersOf(found.gateway)
-  return { ref, gateway: found.gateway, all, selected: selectListeners(all, ref) }
+  const label = `${ref.kind} ${gatewayName(ref)}`
+  return { ref, gateway: found.gateway, label, all, selected: selectListeners(all, ref) }
 }
 
 /** A listener that the parentRef does not select but that would take the Route: "set sectionName". */
@@ -121,7 +138,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const { ref, gateway, all, selected } = found
   const { route, world } = context
   const routeNamespace = route.metadata.namespace
-  const name = gatewayName(ref)
+  const name = found.label
   const admissions = selected.map((l) => admission(l, gateway, route, world))
   const evidence = admissions.flatMap((a) => a.why)
   if (admissions.some((a) => a.namespace === 'unknown'))
@@ -152,10 +169,10 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   if (same || relabel.length > 0) {
     const listener = (same ?? relabel[0])?.listener.name ?? ''
     remedies.push(
-      `change listener ${listener} of Gateway ${name} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
+      `change listener ${listener} of ${name} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
     )
     fix = [
-      `# Gateway ${name}, spec.listeners[name=${listener}]`,
+      `# ${name}, spec.listeners[name=${listener}]`,
       'allowedRoutes:',
       '  namespaces:',
       '    from: Selector',
@@ -179,7 +196,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
       `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''} in the parentRef)`
     )
   }
-  if (selected.length === 0) evidence.push(`The parentRef selects no listener of Gateway ${name}.`)
+  if (selected.length === 0) evidence.push(`The parentRef selects no listener of ${name}.`)
   else if (admissions.every(admits) && !admissions.some((a) => a.namespace === 'unknown')) {
     evidence.push(
       `By their spec, the selected listeners (${listing(selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
@@ -189,8 +206,8 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const diagnosis: Diagnosis = {
     title:
       refusing.length > 0
-        ? `Gateway ${name}: listener ${listing(refusing)} does not allow this ${route.kind} from namespace ${routeNamespace}`
-        : `Gateway ${name} does not allow this ${route.kind}`,
+        ? `${name}: listener ${listing(refusing)} does not allow this ${route.kind} from namespace ${routeNamespace}`
+        : `${name} does not allow this ${route.kind}`,
     evidence
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
@@ -201,9 +218,9 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
 export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
   if (!('gateway' in found)) return found
-  const { ref, gateway, all, selected } = found
+  const { gateway, all, selected } = found
   const { route, world } = context
-  const name = gatewayName(ref)
+  const name = found.label
   const hostnames = routeHostnames(route)
   const allowed = selected.filter((l) => admits(admission(l, gateway, route, world)))
   const candidates = allowed.length > 0 ? allowed : selected
@@ -251,7 +268,7 @@ export function explainNoMatchingListenerHostname(context: DiagnosisContext): Di
       `attach to listener ${other[0].name} instead (set sectionName: ${other[0].name} in the parentRef)`
     )
   const diagnosis: Diagnosis = {
-    title: `No listener of Gateway ${name} matches the hostnames ${hostnames.length > 0 ? listing(hostnames) : '(none)'}`,
+    title: `No listener of ${name} matches the hostnames ${hostnames.length > 0 ? listing(hostnames) : '(none)'}`,
     evidence
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
@@ -265,11 +282,11 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
   if (!('gateway' in found)) return found
   const { all } = found
-  const name = gatewayName(ref)
+  const name = found.label
   const evidence = [
     all.length === 0
-      ? `Gateway ${name} has no listeners.`
-      : `Gateway ${name} has listeners: ${listing(all.map(describeListener))}.`
+      ? `${name} has no listeners.`
+      : `${name} has listeners: ${listing(all.map(describeListener))}.`
   ]
   const remedies: string[] = []
   const byName =
@@ -301,7 +318,7 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
     }
   }
   const diagnosis: Diagnosis = {
-    title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of Gateway ${name}`,
+    title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of ${name}`,
     evidence
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`

@@ -11,6 +11,7 @@ import {
   controllerNameOf,
   findGateway,
   findGatewayClass,
+  findListenerSet,
   findService,
   gatewayClassNameOf,
   listenerStatusesOf,
@@ -41,6 +42,22 @@ export function lookUpGateway(ref: ParentRef, world: World): GatewayLookup {
     }
   }
   return { diagnosis: missingObject('Gateway', ref, world.gateways) }
+}
+
+/** The ListenerSet (or XListenerSet) a parentRef names, or a diagnosis of its absence. */
+export function lookUpListenerSet(ref: ParentRef, world: World): GatewayLookup {
+  const listenerSet = findListenerSet(world, ref)
+  if (listenerSet) return { gateway: listenerSet }
+  const blind = blindSpots(world, 'listenersets', ref.namespace)
+  if (blind.length > 0) {
+    return {
+      diagnosis: {
+        evidence: [...blind, `Whether ${ref.kind} ${gatewayName(ref)} exists could not be checked.`]
+      }
+    }
+  }
+  const sameKind = (world.listenerSets ?? []).filter((o) => o.kind === ref.kind)
+  return { diagnosis: missingObject(ref.kind, ref, sameKind) }
 }
 
 function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Diagnosis {

@@ -5,6 +5,7 @@ import {
   MODES,
   baseWorld,
   gateway,
+  namespace,
   ref,
   route,
   routeVerdict,
@@ -269,5 +270,113 @@ describe.each(MODES)('NoMatchingParent (%s mode)', (mode) => {
     const p = problemFor(route({}), parentRef, finding('NoMatchingParent', mode, ''))
     expect(p?.evidence).toContain('Service shop/cart has ports 8080 (http) and 9090 (metrics).')
     expectSays(p?.remediation, 'set sectionName to a port name of the Service: http and metrics')
+  })
+})
+
+describe('ListenerSet parents: judged against their own listeners', () => {
+  const lsRef = (extra: Partial<ParentRef> = {}): ParentRef => ({
+    group: 'gateway.networking.k8s.io',
+    kind: 'ListenerSet',
+    namespace: 'teams',
+    name: 'team-a',
+    ...extra
+  })
+  function withListenerSet(kind = 'ListenerSet', group = 'gateway.networking.k8s.io'): World {
+    const world = baseWorld()
+    world.namespaces.push(namespace('teams'))
+    world.listenerSets = [
+      {
+        apiVersion: `${group}/v1`,
+        kind,
+        metadata: { name: 'team-a', namespace: 'teams' },
+        spec: {
+          parentRef: { name: 'web', namespace: 'infra' },
+          listeners: [
+            { name: 'team-http', port: 8081, protocol: 'HTTP' },
+            {
+              name: 'team-all',
+              port: 8082,
+              protocol: 'HTTP',
+              allowedRoutes: { namespaces: { from: 'All' } }
+            }
+          ]
+        }
+      }
+    ]
+    return world
+  }
+
+  it("NoMatchingParent lists the ListenerSet's listeners, not the Gateway's", () => {
+    const r = route({ parentRefs: [{ kind: 'ListenerSet', name: 'team-a', sectionName: 'http' }] })
+    const p = problemFor(
+      r,
+      lsRef({ sectionName: 'http' }),
+      finding('NoMatchingParent', 'live'),
+      withListenerSet()
+    )
+    expect(p?.title).toBe(
+      'The parentRef sectionName http matches no listener of ListenerSet teams/team-a'
+    )
+    expect(p?.evidence).toContain(
+      'ListenerSet teams/team-a has listeners: team-http (port 8081, HTTP) and team-all (port 8082, HTTP).'
+    )
+    expect(p?.evidence).toContain('No listener is named http.')
+  })
+
+  it("NotAllowedByListeners reads from: Same as the ListenerSet's namespace", () => {
+    const r = route({
+      parentRefs: [
+        { kind: 'ListenerSet', name: 'team-a', namespace: 'teams', sectionName: 'team-http' }
+      ]
+    })
+    const p = problemFor(
+      r,
+      lsRef({ sectionName: 'team-http' }),
+      finding('NotAllowedByListeners', 'live'),
+      withListenerSet()
+    )
+    expect(p?.title).toBe(
+      'ListenerSet teams/team-a: listener team-http does not allow this HTTPRoute from namespace shop'
+    )
+    expect(p?.evidence).toContain(
+      'Listener team-http (port 8081, HTTP) admits Routes from namespace teams only (from: Same); the HTTPRoute is in shop.'
+    )
+    expectSays(p?.remediation, 'attach to listener "team-all" instead')
+    expect(p?.fix).toContain('# ListenerSet teams/team-a, spec.listeners[name=team-http]')
+  })
+
+  it('reads an XListenerSet of the experimental group the same way', () => {
+    const ref = lsRef({ group: 'gateway.networking.x-k8s.io', kind: 'XListenerSet', port: 9999 })
+    const p = problemFor(
+      route({ parentRefs: [] }),
+      ref,
+      finding('NoMatchingParent', 'live'),
+      withListenerSet('XListenerSet', 'gateway.networking.x-k8s.io')
+    )
+    expect(p?.evidence).toContain('No listener listens on port 9999.')
+    expect(p?.title).toContain('XListenerSet teams/team-a')
+  })
+
+  it('says the ListenerSet does not exist, or that it could not be read', () => {
+    const missing = problemFor(
+      route({ parentRefs: [] }),
+      lsRef({ name: 'team-b' }),
+      finding('NoMatchingParent', 'live'),
+      withListenerSet()
+    )
+    expect(missing?.evidence).toContain('ListenerSet teams/team-b does not exist.')
+    const world = withListenerSet()
+    world.listenerSets = []
+    world.unreadable = ['listenersets in all namespaces: forbidden (list)']
+    const blind = problemFor(
+      route({ parentRefs: [] }),
+      lsRef(),
+      finding('NoMatchingParent', 'live'),
+      world
+    )
+    expect(blind?.evidence).toEqual([
+      'Could not read listenersets in all namespaces: forbidden (list).',
+      'Whether ListenerSet teams/team-a exists could not be checked.'
+    ])
   })
 })
