@@ -149,6 +149,18 @@ describe('least privilege: the README roles on the real control plane', () => {
     expect(report.notes).toContain('Could not read gatewayclasses: forbidden (list)')
   })
 
+  it('without listenersets, the gate still judges and says what it could not read', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(without(reader, 'listenersets'))
+    const ns = await readyRoute()
+    const result = await gateAs(user, { routes: `httproute/${ns}/web`, timeout: '30s' })
+    expect(result.code, result.stdout).toBe(0)
+    const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
+    expect(report.notes).toContain(
+      'Could not read listenersets in all namespaces: forbidden (list)'
+    )
+  })
+
   it('without list and watch on httproutes, exit 3 naming the verb and the resource', async () => {
     const { reader } = await readmeRbac()
     const user = await userWith(without(reader, 'httproutes'))
