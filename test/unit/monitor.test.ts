@@ -111,6 +111,25 @@ describe('runMonitor, one look', () => {
 describe('runMonitor with a watch window', () => {
   const tick = () => new Promise((r) => setTimeout(r, 30))
 
+  it('logs a Route being deleted as a degradation, though its status still says accepted', async () => {
+    const cluster = new FakeCluster()
+    cluster.routes = [shop('web', ready)]
+    const { report, lines } = monitorWith(cluster, { 'watch-duration': '300ms' })
+    await tick()
+    const leaving = shop('web', ready)
+    leaving.metadata.deletionTimestamp = '2026-11-20T11:00:00Z'
+    leaving.metadata.finalizers = ['example.com/cleanup']
+    cluster.push('MODIFIED', leaving)
+    expect(lines.find((l) => l.includes('DEGRADED'))).toMatch(
+      /DEGRADED HTTPRoute shop\/web: ready → failed \(Terminating\)$/
+    )
+    const r = await report
+    expect(r.transitions).toEqual([tr('web', 'ready', 'failed')])
+    const problem = r.routes[0]!.problems![0]!
+    expect(problem.reason).toBe('Terminating')
+    expect(problem.evidence).toContain('Finalizers still hold it: example.com/cleanup.')
+  })
+
   it('logs a degradation with its time as it happens and fails the run', async () => {
     const cluster = new FakeCluster()
     cluster.routes = [shop('web', ready), shop('api', ready)]
