@@ -2,7 +2,7 @@
 // apiVersion/kind maps to a resource path (plural, namespaced) for apply.
 import { ApiException } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
-import { GATEWAY_GROUP } from '../model/types.ts'
+import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import { toClusterError } from './errors.ts'
 import type { ApiRequester } from './request.ts'
 import { withRetry, type RetryTuning } from './retry.ts'
@@ -83,6 +83,9 @@ export class Discovery {
     if (!this.gatewayKinds) {
       this.gatewayKinds = this.fetchGatewayResources()
       this.gatewayKinds.catch(() => (this.gatewayKinds = undefined))
+      // The World read needs the experimental group too (XListenerSet): asked now, side by side, it
+      // adds no round trip before the watch opens. A failure is not cached and is met again there.
+      this.groupResources(EXPERIMENTAL_GROUP).catch(() => {})
     }
     return this.gatewayKinds
   }

@@ -197,7 +197,9 @@ describe('transient faults heal without failing the gate', () => {
 
   it('a watch that goes silent is abandoned after twice its timeout and reopened', async () => {
     const s = await scenario('fault-silent', (ns) => firstOf(ns, true, 1, { kind: 'silence' }), {
-      readyAfterMs: 500
+      readyAfterMs: 500,
+      // the premise: the status is written while the (silent) watch is open, however slow the start
+      onStarted: () => waitFor(() => proxy.exchanges.some((e) => e.watch), 10_000)
     })
     expectHonestReady(s)
     // the ready status was written 0.5 s into a silent watch; it is seen only after the restart
