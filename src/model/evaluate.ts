@@ -288,7 +288,8 @@ export function evaluateRoute(
     orphans = assignment.orphans
     for (const i of new Set(assignment.portless)) {
       const ref = refs[i]!
-      const writer = assignment.owned[i]?.[0]?.controllerName ?? 'an unnamed controller'
+      const portless = assignment.owned[i]?.find((e) => e.parentRef.port === undefined)
+      const writer = portless?.controllerName ?? 'an unnamed controller'
       ctx.notes.add(
         `${ctx.id}: ${writer} wrote its entry for parentRef ${formatParentRef(ref, namespace)} ` +
           `without the port; it is the only entry for that parent and no other parentRef names it, ` +
