@@ -83,9 +83,11 @@ export class Discovery {
     if (!this.gatewayKinds) {
       this.gatewayKinds = this.fetchGatewayResources()
       this.gatewayKinds.catch(() => (this.gatewayKinds = undefined))
-      // The World read needs the experimental group too (XListenerSet): asked now, side by side, it
-      // adds no round trip before the watch opens. A failure is not cached and is met again there.
-      this.groupResources(EXPERIMENTAL_GROUP).catch(() => {})
+      // The World read needs the experimental group too (XListenerSet): asked as soon as the server
+      // has answered for the Gateway API group, it overlaps what the gate does before that read. Only
+      // then, so that an unreachable server is named by the request that matters. A failure is not
+      // cached and is met again by the World read.
+      this.gatewayKinds.then(() => this.groupResources(EXPERIMENTAL_GROUP)).catch(() => {})
     }
     return this.gatewayKinds
   }
