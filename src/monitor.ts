@@ -105,10 +105,9 @@ export async function runMonitor(settings: Settings, deps: MonitorDeps): Promise
 export async function runMonitorSnapshot(
   settings: Settings,
   cwd: string,
-  now: Date,
   previous: RouteState[] | undefined
 ): Promise<Report> {
-  const snapshot = await runSnapshot(settings, cwd, now)
+  const snapshot = await runSnapshot(settings, cwd)
   return buildReport({
     mode: 'monitor',
     routes: snapshot.routes,

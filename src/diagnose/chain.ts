@@ -2,6 +2,7 @@
 // that breaks it marked, so a reader sees at a glance where to look. Diagnosis decides which link is
 // broken; the renderers only draw the chain.
 import { selectListeners, takesKind } from './listener-selection.ts'
+import { formatParentRef } from '../model/parent-ref.ts'
 import { routeBackendRefs, describeBackendRef, isServiceRef } from './route-spec.ts'
 import { canSee, findGateway, findService, listenerStatusesOf, listenersOf } from './world.ts'
 import type { ChainLink, ParentVerdict, RouteObject, World } from '../model/types.ts'
@@ -26,7 +27,9 @@ export function parentChain(route: RouteObject, parent: ParentVerdict, world: Wo
     label: `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`,
     state: 'ok'
   }
-  const parentLabel = `${ref.kind} ${ref.namespace}/${ref.name}`
+  // the listener is a hop of its own: the parent's link names the object only
+  const bare = formatParentRef({ ...ref, sectionName: undefined, port: undefined })
+  const parentLabel = ref.kind === 'Gateway' ? `Gateway ${bare}` : bare
   if (ref.kind !== 'Gateway') {
     return [routeLink, { label: parentLabel, state: stateOf(parent.verdict) }]
   }

@@ -24,6 +24,7 @@ import type {
   ParentResult,
   ParentVerdict,
   Problem,
+  RouteObject,
   RouteResult,
   RouteVerdict,
   SourcePosition,
@@ -34,6 +35,10 @@ export interface ExplainOptions {
   source?: SourcePosition
   /** the clock for "stale for how long"; without it durations are left out */
   now?: Date
+  /** `dump`: `now` is the newest timestamp a dump holds, not the time of reading it */
+  clock?: 'live' | 'dump'
+  /** other Routes the run holds (the dump's, the gate's), for conflicts and controller liveness */
+  routes?: RouteObject[]
 }
 
 const GATHERERS: Record<string, Gatherer> = {
@@ -61,7 +66,13 @@ export function explainRoute(
   options: ExplainOptions = {}
 ): RouteResult {
   const { route } = verdict
-  const base = { route, world, ...(options.now ? { now: options.now } : {}) }
+  const base = {
+    route,
+    world,
+    parents: verdict.parents,
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.now ? { now: options.now, clock: options.clock ?? 'live' } : {})
+  }
   const result: RouteResult = {
     kind: route.kind,
     apiVersion: route.apiVersion,

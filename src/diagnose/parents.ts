@@ -16,7 +16,7 @@ import {
   listenerStatusesOf,
   listenersOf,
   namesIn,
-  readConditions
+  conditionsOf
 } from './world.ts'
 import { selectListeners } from './listener-selection.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
@@ -71,7 +71,7 @@ function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Dia
 
 /** Whether any controller has written a Gateway's status: the CRD default is Pending without observedGeneration. */
 function statusWritten(gateway: KubeObject): boolean {
-  return readConditions(gateway.status).some(
+  return conditionsOf(gateway.status).some(
     (c) => c.observedGeneration !== undefined || (c.reason !== undefined && c.reason !== 'Pending')
   )
 }
@@ -87,7 +87,7 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
   if (!gateway) return []
   const lines: string[] = []
   const name = gatewayName(ref)
-  const conditions = readConditions(gateway.status)
+  const conditions = conditionsOf(gateway.status)
   const accepted = conditionOf(conditions, 'Accepted')
   if (accepted && accepted.status !== 'True')
     lines.push(`Gateway ${name} is not Accepted: ${describeCondition(accepted)}.`)
@@ -113,7 +113,7 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
   const className = gatewayClassNameOf(gateway)
   const gatewayClass = className ? findGatewayClass(world, className) : undefined
   if (gatewayClass) {
-    const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+    const classAccepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
     // Some controllers never write class status (Contour's static provisioning leaves it
     // Unknown/Pending); a Gateway the controller accepted shows it runs, so only a rejection counts then.
     const gatewayAccepted = accepted?.status === 'True'
@@ -183,7 +183,7 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
   }
   const controllerName = controllerNameOf(gatewayClass) ?? ''
   const who = controllerLabel(controllerName)
-  const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+  const classAccepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
   if (!classAccepted || classAccepted.status === 'Unknown') {
     evidence.push(
       `GatewayClass ${className} names controller ${controllerName} and has not been accepted by it (${classAccepted ? describeCondition(classAccepted) : 'no Accepted condition'}).`

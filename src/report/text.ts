@@ -7,7 +7,7 @@ import {
   chainLabel,
   conditionLabel,
   formatDuration,
-  parentLabel,
+  formatParentRef,
   problemReason,
   routeId
 } from './labels.ts'
@@ -112,7 +112,7 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
           `        path: ${chainLabel(parent.chain, { ok: '', broken: paint.failed('✗ BROKEN:'), unknown: '?' }, safe)}`
         ]
   return [
-    `    ${icon} parent ${safe(parentLabel(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
+    `    ${icon} parent ${safe(formatParentRef(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
     ...chain,
     ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint))
   ]

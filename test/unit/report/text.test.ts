@@ -25,7 +25,7 @@ describe('renderText', () => {
   it('indents parents, problems, the controller message, remediation, evidence and fix', () => {
     const web = lines.slice(lines.indexOf('✗ HTTPRoute shop/web  failed  deploy/routes.yaml:12'))
     expect(web.slice(1, 8)).toEqual([
-      '    ✗ parent infra/edge (listener https)  failed  projectcontour.io/gateway-controller · Accepted=False (NotAllowedByListeners)',
+      '    ✗ parent infra/edge#https  failed  projectcontour.io/gateway-controller · Accepted=False (NotAllowedByListeners)',
       '        ✗ No listener of Gateway infra/edge accepts Routes from namespace shop [Accepted / NotAllowedByListeners]',
       '          controller says: No listener allows this route: listener https allows routes from namespace Same',
       '          what to do: Label namespace shop so that listener https selects it, or change allowedRoutes.namespaces.from on the Gateway.',
