@@ -2,6 +2,7 @@
 // then diagnose what is not ready. The verdict comes from the model alone; this module only decides
 // when to stop looking.
 import type { ClusterClient, ManifestDocument, RouteKey, RouteScope } from './cluster/types.ts'
+import { definitelyFailed } from './diagnose/contradictions.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
@@ -20,7 +21,8 @@ import type {
   RouteVerdict,
   SourcePosition,
   Verdict,
-  VerdictOptions
+  VerdictOptions,
+  World
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
@@ -103,6 +105,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // Every kind and namespace is listed on its own; until each has answered once, the Routes seen so
   // far are not all there are, and "all ready" would be a guess.
   const unlisted = new Set(listTargets(scope))
+  const failFast = new FailFast(cluster, verdicts, deps.log)
   const outcome = await watchUntil<Outcome>(
     cluster,
     scope,
@@ -118,7 +121,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
         const state = verdicts.overall(byName ? wanted.size : undefined)
         if (state === 'ready' && unlisted.size === 0) stop('ready')
-        else if (state === 'failed' && settings.failFast) stop('fail-fast')
+        else if (state === 'failed' && settings.failFast) failFast.check(stop)
       }
       return {
         onList(kind, namespace, listed) {
@@ -184,7 +187,9 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     const verdict =
       (allReady ? verdicts.byKey.get(key) : undefined) ?? evaluateRoute(route, world, finalOptions)
     verdict.notes.forEach((n) => notes.add(n))
-    results.push(explainRoute(verdict, world, { source: sources.get(key), now }))
+    results.push(
+      explainRoute(verdict, world, { source: sources.get(key), now, routes: [...routes.values()] })
+    )
   }
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   if (ownersUnknown.length > 0) {
@@ -322,6 +327,64 @@ class VerdictTally {
     if (total === 0) return 'pending'
     if (this.counts.failed > 0) return 'failed'
     return this.counts.ready === total ? 'ready' : 'pending'
+  }
+}
+
+/**
+ * fail-fast stops at a failure only when the cluster confirms it: the Services, ReferenceGrants and
+ * Namespaces around the failed Routes are read, and a reason they contradict (BackendNotFound while
+ * the Service exists) is a controller that has not caught up, so the wait goes on. One read at a time;
+ * events that arrive during it are judged by one more read after it.
+ */
+class FailFast {
+  private reading = false
+  private again = false
+  private readonly told = new Set<string>()
+
+  constructor(
+    private readonly cluster: ClusterClient,
+    private readonly verdicts: VerdictTally,
+    private readonly log: (line: string) => void
+  ) {}
+
+  check(stop: (outcome: Outcome) => void): void {
+    if (this.reading) {
+      this.again = true
+      return
+    }
+    this.reading = true
+    void this.confirm(stop).finally(() => (this.reading = false))
+  }
+
+  private async confirm(stop: (outcome: Outcome) => void): Promise<void> {
+    do {
+      this.again = false
+      const failed = [...this.verdicts.byKey.values()].filter((v) => v.verdict === 'failed')
+      if (failed.length === 0) return
+      let evidence: World
+      try {
+        evidence = await this.cluster.readWorld(namespacesToRead(failed.map((v) => v.route)))
+      } catch (error) {
+        // unconfirmed is not definite: keep waiting; the deadline still ends the run
+        this.log(
+          `fail-fast: could not read the evidence (${error instanceof Error ? error.message : String(error)}); waiting`
+        )
+        return
+      }
+      const current = [...this.verdicts.byKey.values()].filter((v) => v.verdict === 'failed')
+      if (current.some((v) => definitelyFailed(v, evidence))) {
+        stop('fail-fast')
+        return
+      }
+      for (const v of current) {
+        const key = `${routeKey(routeRef(v.route))}@${v.route.metadata.resourceVersion ?? ''}`
+        if (this.told.has(key)) continue
+        this.told.add(key)
+        this.log(
+          `${routeId(routeRef(v.route))}: the controller's failure is contradicted by the cluster (it has not caught up); fail-fast keeps waiting`
+        )
+      }
+    } while (this.again)
   }
 }
 

@@ -6,7 +6,14 @@ import { nearestNames, oneOf } from './nearest.ts'
 import { describeBackendRef, isServiceRef, routeBackendRefs, routeRules } from './route-spec.ts'
 import type { BackendRef } from './route-spec.ts'
 import { capitalize, listing, unique } from './text.ts'
-import { blindSpots, describeServicePort, findService, namesIn, servicePortsOf } from './world.ts'
+import {
+  blindSpots,
+  canSee,
+  describeServicePort,
+  findService,
+  namesIn,
+  servicePortsOf
+} from './world.ts'
 import { yamlScalar } from './yaml.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, RouteObject, World } from '../model/types.ts'
@@ -148,6 +155,48 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
     evidence,
     fix
   }
+}
+
+/**
+ * What route-gate read that says a RefNotPermitted is no longer true: every cross-namespace
+ * backendRef the message is about is permitted by a ReferenceGrant. Empty when nothing contradicts it.
+ */
+export function refuteRefNotPermitted(context: DiagnosisContext): string[] {
+  const { route, world, finding } = context
+  const cross = routeBackendRefs(route).filter((r) => r.namespace !== route.metadata.namespace)
+  const grants = world.referenceGrants.map(readGrant)
+  const facts: string[] = []
+  for (const ref of namedIn(cross, finding.message)) {
+    if (!canSee(world, 'referencegrants', ref.namespace)) return []
+    const grant = grants.find(
+      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
+    )
+    if (!grant) return []
+    facts.push(
+      `ReferenceGrant ${ref.namespace}/${grant.object.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
+    )
+  }
+  return facts
+}
+
+/**
+ * What route-gate read that says a BackendNotFound is no longer true: every backendRef the message is
+ * about is a Service that exists with the port asked for. Empty when nothing contradicts it.
+ */
+export function refuteBackendNotFound(context: DiagnosisContext): string[] {
+  const { route, world, finding } = context
+  // "no EndpointSlices": the Service may well exist; its Pods are what is missing
+  if (/endpointslice/i.test(finding.message ?? '')) return []
+  const facts: string[] = []
+  for (const ref of namedIn(routeBackendRefs(route), finding.message)) {
+    if (!isServiceRef(ref) || ref.port === undefined || !canSee(world, 'services', ref.namespace))
+      return []
+    const service = findService(world, ref.namespace, ref.name)
+    if (!service || stringField(service.spec, 'type') === 'ExternalName') return []
+    if (!servicePortsOf(service).some((p) => p.port === ref.port)) return []
+    facts.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port} (${ref.where}).`)
+  }
+  return facts
 }
 
 export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {

@@ -8,6 +8,8 @@ import {
 } from './backends.ts'
 import { parentChain } from './chain.ts'
 import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
+import { contradiction } from './contradictions.ts'
+import type { Contradiction } from './contradictions.ts'
 import { controllerLabel, controllerReason, findController } from './controllers.ts'
 import {
   explainNoMatchingListenerHostname,
@@ -140,7 +142,9 @@ function toProblem(context: DiagnosisContext): Problem {
   const full: DiagnosisContext = { ...context, ...(controller ? { controller } : {}) }
   const custom = controllerReason(controller, finding.condition, finding.reason)
   const entry = reasonEntry(finding.reason)
-  const diagnosis = gather(GATHERERS[custom?.like ?? finding.reason], full)
+  const gathered = gather(GATHERERS[custom?.like ?? finding.reason], full)
+  const disagreement = contradiction(full)
+  const diagnosis = disagreement ? disagree(gathered, disagreement, full, controllerName) : gathered
   const known = custom !== undefined || entry !== undefined
   const evidence = unique(diagnosis.evidence)
   if (!known) {
@@ -169,6 +173,27 @@ function toProblem(context: DiagnosisContext): Problem {
   if (evidence.length > 0) problem.evidence = evidence
   if (diagnosis.fix) problem.fix = diagnosis.fix
   return problem
+}
+
+/**
+ * The controller's reason against route-gate's reads: say that they disagree and what that means,
+ * never the fix for a cause that the reads show is gone.
+ */
+function disagree(
+  gathered: Diagnosis,
+  found: Contradiction,
+  context: DiagnosisContext,
+  controllerName: string | undefined
+): Diagnosis {
+  const { finding, route } = context
+  const who = controllerLabel(controllerName)
+  return {
+    title: `${finding.reason} disagrees with what route-gate read: ${found.facts[0]?.replace(/\.$/, '') ?? ''}`,
+    remediation:
+      `The controller's reason and the cluster disagree. ${who} most likely wrote this status before the cluster changed and has not caught up yet; fail-fast does not stop at it. ` +
+      `If it stays this way, ${who} cannot see what route-gate sees: check that it watches namespace ${route.metadata.namespace} and the backends' namespaces, that it may read ${found.reads}, and read its logs for this ${route.kind}.`,
+    evidence: [...found.facts, ...gathered.evidence]
+  }
 }
 
 function unknownTitle(finding: Finding, controllerName: string | undefined): string {

@@ -198,6 +198,23 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   return diagnosis
 }
 
+/**
+ * What route-gate read that says a NotAllowedByListeners is not true: a listener the parentRef selects
+ * admits the Route's namespace and kind by its spec. Empty when nothing contradicts it.
+ */
+export function refuteNotAllowedByListeners(context: DiagnosisContext): string[] {
+  const found = gatewayListeners(context)
+  if (!('gateway' in found)) return []
+  const { route, world } = context
+  return found.selected
+    .map((l) => admission(l, found.gateway, route, world))
+    .filter((a) => admits(a) && a.namespace === 'ok' && a.why.length === 0)
+    .map(
+      (a) =>
+        `By its spec, listener ${describeListener(a.listener)} of Gateway ${gatewayName(found.ref)} admits this ${route.kind} from namespace ${route.metadata.namespace}.`
+    )
+}
+
 export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
   if (!('gateway' in found)) return found

@@ -378,4 +378,77 @@ spec:
     expect((await reportOf(result)).timedOut).toBe(false)
     expect(result.outputs.verdict).toBe('failed')
   })
+
+  it('9b. fail-fast keeps waiting through a BackendNotFound that the existing Service contradicts', async () => {
+    const ns = await testNamespace('e2e-catchup')
+    await createService(ns, 'api', [8080])
+    await applyYaml(httpRoute({ ns, name: 'web', backend: 'api', gateway: 'other' }), ns)
+    // the `other` Gateway's controller "has not caught up": BackendNotFound although api:8080 exists
+    const behind = {
+      parents: [
+        {
+          parentRef: gatewayParentRef('other'),
+          conditions: [
+            {
+              type: 'Accepted',
+              status: 'True' as const,
+              reason: 'Accepted',
+              observedGeneration: 1
+            },
+            {
+              type: 'ResolvedRefs',
+              status: 'False' as const,
+              reason: 'BackendNotFound',
+              message: 'service "api" not found',
+              observedGeneration: 1
+            }
+          ]
+        }
+      ]
+    }
+    const controllerName = clusterEnv().otherGateway.controllerName
+    await writeRouteStatus('HTTPRoute', ns, 'web', behind, { controllerName })
+
+    // at the deadline: failed, and the report says the reason and the evidence disagree
+    const stuck = await gate({ routes: `httproute/${ns}/web`, timeout: '6s', 'fail-fast': 'true' })
+    expect(stuck.code, logOf(stuck)).toBe(1)
+    const report = await reportOf(stuck)
+    expect(report.timedOut).toBe(true)
+    const problem = problemsOf(report).find((p) => p.reason === 'BackendNotFound')
+    expect(problem?.title).toContain('BackendNotFound disagrees with what route-gate read')
+    expect(problem?.evidence).toContain(
+      `Service ${ns}/api exists with port 8080 (rule 0 backendRef 0).`
+    )
+    expect(problem?.remediation).not.toMatch(/create/i)
+    expect(logOf(stuck)).toContain('fail-fast keeps waiting')
+
+    // the controller catches up while the gate waits: ready, not a fail-fast failure
+    const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s', 'fail-fast': 'true' })
+    await sleep(4000)
+    await writeRouteStatus(
+      'HTTPRoute',
+      ns,
+      'web',
+      {
+        parents: [
+          {
+            parentRef: gatewayParentRef('other'),
+            conditions: [
+              { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 1 },
+              {
+                type: 'ResolvedRefs',
+                status: 'True',
+                reason: 'ResolvedRefs',
+                observedGeneration: 1
+              }
+            ]
+          }
+        ]
+      },
+      { controllerName }
+    )
+    const healed = await running
+    expect(healed.code, logOf(healed)).toBe(0)
+    expect(healed.outputs.verdict).toBe('ready')
+  })
 })
