@@ -2,7 +2,7 @@
 // (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs).
 import { controllerLabel } from './controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeCondition, formatDuration, listing } from './text.ts'
+import { describeCondition, formatDuration, listing, quoted } from './text.ts'
 import { yamlScalar } from './yaml.ts'
 import { readEntries } from '../model/entries.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
@@ -110,23 +110,38 @@ function currentElsewhere(
   return undefined
 }
 
+/** Conditions every Gateway API implementation must write on a Route parent: never optional. */
+const SPEC_REQUIRED = new Set(['Accepted', 'ResolvedRefs'])
+
 export function explainConditionGap(context: DiagnosisContext): Diagnosis {
-  const { finding } = context
+  const { finding, route } = context
   const conditions = context.parent?.conditions ?? []
   const who = controllerLabel(finding.controllerName ?? context.parent?.controllerName)
+  // an implementation's own condition that is False (Reconciled, a Route-level Programmed) is
+  // usually why the required one is missing or undecided
+  const negative = conditions.filter((c) => c.status === 'False' && c.type !== finding.condition)
   const diagnosis: Diagnosis = {
     evidence: [
+      ...negative.map((c) => `${who} reports ${describeCondition(c)}.`),
       conditions.length === 0
         ? `${who} wrote an entry for this parent with no conditions.`
         : `${who} wrote: ${conditions.map(describeCondition).join('; ')}.`
     ]
   }
+  const why = negative[0]
   if (finding.reason === 'ConditionMissing' && finding.condition) {
-    diagnosis.title = `${who} wrote no ${finding.condition} condition`
+    diagnosis.title = `${who} wrote no ${finding.condition} condition${why ? `; it reports ${why.type}=False (${why.reason ?? 'no reason'})` : ''}`
+    diagnosis.remediation = why
+      ? `Fix what ${why.type}=False says${why.message ? ` ("${quoted(why.message)}")` : ''}; ${who} writes ${finding.condition} once it has processed the ${route.kind}.`
+      : SPEC_REQUIRED.has(finding.condition)
+        ? `Gateway API requires every implementation to write ${finding.condition} on each parent: ${who} has not finished processing this ${route.kind}, or does not support it. Read its logs for this ${route.kind} and check that it supports ${route.kind}.`
+        : `${who} does not write ${finding.condition} on this ${route.kind}: check whether it supports this condition for ${route.kind}, or remove ${finding.condition} from the conditions input.`
   }
   if (finding.reason === 'ConditionUnknown' && finding.condition) {
     const reason = finding.conditionReason ? ` (${finding.conditionReason})` : ''
     diagnosis.title = `${finding.condition} is Unknown${reason}: ${who} has not decided yet`
+    if (why)
+      diagnosis.remediation = `Fix what ${why.type}=False says${why.message ? ` ("${quoted(why.message)}")` : ''}; ${who} decides ${finding.condition} once it has processed the ${route.kind}.`
   }
   return diagnosis
 }
