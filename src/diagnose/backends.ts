@@ -3,7 +3,14 @@
 // BackendNotFound, InvalidKind, UnsupportedProtocol).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from './nearest.ts'
-import { describeBackendRef, isServiceRef, routeBackendRefs, routeRules } from './route-spec.ts'
+import {
+  describeBackendRef,
+  emptyRules,
+  isServiceRef,
+  reportsEmptyRules,
+  routeBackendRefs,
+  routeRules
+} from './route-spec.ts'
 import type { BackendRef } from './route-spec.ts'
 import { capitalize, listing, unique } from './text.ts'
 import {
@@ -200,6 +207,25 @@ export function refuteBackendNotFound(context: DiagnosisContext): string[] {
 }
 
 export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {
+  const { route, finding } = context
+  if (reportsEmptyRules(finding.message, route)) return explainEmptyRules(route)
+  return explainMissingBackends(context)
+}
+
+/** A controller that reports rules without backendRefs: name them; the other rules' backends are fine. */
+function explainEmptyRules(route: RouteObject): Diagnosis {
+  const rules = emptyRules(route).map((r) => r.index)
+  const which = `rule${rules.length === 1 ? '' : 's'} ${listing(rules.map(String))}`
+  return {
+    title: `${capitalize(which)} of the ${route.kind} ${rules.length === 1 ? 'has' : 'have'} no backendRefs`,
+    remediation: `Add backendRefs (or a RequestRedirect filter) to ${which}, or remove ${rules.length === 1 ? 'it' : 'them'} if answering its requests with HTTP 500 is not intended.`,
+    evidence: [
+      `${capitalize(which)} ${rules.length === 1 ? 'has' : 'have'} no backendRefs: Gateway API allows that (the data plane answers matching requests with HTTP 500), and this controller reports it.`
+    ]
+  }
+}
+
+function explainMissingBackends(context: DiagnosisContext): Diagnosis {
   const { route, world, finding } = context
   const message = finding.message ?? ''
   const refs = routeBackendRefs(route)

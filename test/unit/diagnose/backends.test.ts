@@ -266,3 +266,34 @@ describe.each(MODES)('InvalidKind and UnsupportedProtocol (%s mode)', (mode) => 
     )
   })
 })
+
+describe.each(MODES)('rules without backendRefs (%s mode)', (mode) => {
+  it('names the rules a controller reports, and leaves the valid backend of another rule alone', () => {
+    const r = route({
+      rules: [
+        { backendRefs: [{ name: 'cart', port: 8080 }] },
+        { matches: [{ path: { type: 'PathPrefix', value: '/old' } }] },
+        { filters: [{ type: 'RequestRedirect', requestRedirect: { statusCode: 301 } }] }
+      ]
+    })
+    const p = problemFor(
+      r,
+      resolvedRefs(
+        'Degraded',
+        mode,
+        'At least one Spec.Rules.BackendRef must be specified.',
+        'projectcontour.io/gateway-controller'
+      ),
+      baseWorld('contour', 'projectcontour.io/gateway-controller'),
+      'projectcontour.io/gateway-controller'
+    )
+    expect(p?.title).toBe('Rule 1 of the HTTPRoute has no backendRefs')
+    expect(p?.evidence).toEqual([
+      'Rule 1 has no backendRefs: Gateway API allows that (the data plane answers matching requests with HTTP 500), and this controller reports it.'
+    ])
+    expect(p?.remediation).toContain(
+      'Add backendRefs (or a RequestRedirect filter) to rule 1, or remove it if answering its requests with HTTP 500 is not intended.'
+    )
+    expect(p?.evidence?.join(' ')).not.toContain('cart')
+  })
+})
