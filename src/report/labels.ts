@@ -1,7 +1,10 @@
 // Plain-text names shared by every rendering. They are raw cluster text: each renderer escapes them for
 // its medium.
 
+import { parseCondition } from '../model/entries.ts'
+import { formatParentRef, normalizeParentRef } from '../model/parent-ref.ts'
 import type { ChainLink, Condition, Problem } from '../model/types.ts'
+import { arrayField, stringField } from '../model/unknown.ts'
 export { formatDuration } from '../diagnose/text.ts'
 export { formatParentRef } from '../model/parent-ref.ts'
 export { routeId } from '../model/route-id.ts'
@@ -32,4 +35,14 @@ export function chainLabel(
   return chain
     .map((link) => `${mark[link.state]}${mark[link.state] ? ' ' : ''}${text(link.label)}`)
     .join(' → ')
+}
+
+/** "infra/old#http by projectcontour.io/gateway-controller: Accepted=True, ResolvedRefs=True" for a status entry no parentRef claims. */
+export function orphanLabel(entry: Record<string, unknown>, routeNamespace: string): string {
+  const parent = formatParentRef(normalizeParentRef(entry.parentRef, routeNamespace))
+  const controller = stringField(entry, 'controllerName')
+  const conditions = (arrayField(entry, 'conditions') ?? []).flatMap(
+    (raw) => parseCondition(raw) ?? []
+  )
+  return `${parent}${controller ? ` by ${controller}` : ''}${conditions.length > 0 ? `: ${conditions.map(conditionLabel).join(', ')}` : ''}`
 }

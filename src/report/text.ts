@@ -8,6 +8,7 @@ import {
   conditionLabel,
   formatDuration,
   formatParentRef,
+  orphanLabel,
   problemReason,
   routeId
 } from './labels.ts'
@@ -129,11 +130,20 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
       ? ''
       : `  ${paint.dim(safe(`${route.source.file}:${route.source.line}`))}`
   const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${source}`
-  if (route.verdict === 'ready' && !warned) return [head]
+  const orphans = route.orphans ?? []
+  const orphanLines =
+    orphans.length === 0
+      ? []
+      : [
+          `    ${paint.dim('status entries for no parentRef of this Route (not judged):')}`,
+          ...orphans.map((entry) => `      - ${safe(orphanLabel(entry, route.namespace))}`)
+        ]
+  if (route.verdict === 'ready' && !warned) return [head, ...orphanLines]
   return [
     head,
     ...problems.flatMap((problem) => problemLines(problem, '    ', paint)),
-    ...route.parents.flatMap((parent) => parentLines(parent, paint))
+    ...route.parents.flatMap((parent) => parentLines(parent, paint)),
+    ...orphanLines
   ]
 }
 

@@ -50,6 +50,24 @@ describe('renderText', () => {
     ])
   })
 
+  it('lists status entries that name no parentRef of the Route (orphans), as JSON does', () => {
+    const report = gateReport()
+    const home = report.routes.find((r) => r.name === 'home')!
+    home.orphans = [
+      {
+        parentRef: { name: 'old-edge', namespace: 'infra', sectionName: 'http' },
+        controllerName: 'projectcontour.io/gateway-controller',
+        conditions: [{ type: 'Accepted', status: 'False', reason: 'NoMatchingParent' }]
+      }
+    ]
+    const text = renderText(report, { color: false }).split('\n')
+    const at = text.indexOf('✓ HTTPRoute shop/home  ready')
+    expect(text.slice(at + 1, at + 3)).toEqual([
+      '    status entries for no parentRef of this Route (not judged):',
+      '      - infra/old-edge#http by projectcontour.io/gateway-controller: Accepted=False (NoMatchingParent)'
+    ])
+  })
+
   it('uses no ANSI codes without color, and colours verdicts with it', () => {
     expectNoControl(plain)
     const colored = renderText(gateReport(), { color: true })
