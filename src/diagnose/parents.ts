@@ -130,6 +130,8 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
 export function explainNoStatus(context: DiagnosisContext): Diagnosis {
   const ref = context.parent?.parentRef
   if (!ref) return { evidence: [] }
+  const unknownOwner = ownerBlindSpots(ref, context.world)
+  if (unknownOwner) return ownerCannotBeTold(context, ref, unknownOwner)
   const others = (context.parent?.otherControllers ?? []).map(
     (o) =>
       `${controllerLabel(o.controllerName)} wrote an entry for this parentRef, but it does not own the parent.`
@@ -141,6 +143,53 @@ export function explainNoStatus(context: DiagnosisContext): Diagnosis {
         ? gatewayParent(context, ref)
         : { evidence: [] }
   return { ...diagnosis, evidence: [...diagnosis.evidence, ...others] }
+}
+
+/**
+ * Why the owner of a Gateway parent cannot be known: the Gateways, or the GatewayClass the Gateway
+ * names, are not in what was read. Undefined when the owner can be looked up.
+ */
+function ownerBlindSpots(
+  ref: ParentRef,
+  world: World
+): { missing: string[]; blind: string[] } | undefined {
+  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) return undefined
+  const gateway = findGateway(world, ref.namespace, ref.name)
+  if (!gateway) {
+    const blind = blindSpots(world, 'gateways', ref.namespace)
+    return blind.length > 0 ? { missing: ['Gateways', 'GatewayClasses'], blind } : undefined
+  }
+  const className = gatewayClassNameOf(gateway) ?? ''
+  if (findGatewayClass(world, className)) return undefined
+  const blind = blindSpots(world, 'gatewayclasses')
+  return blind.length > 0 ? { missing: ['GatewayClasses'], blind } : undefined
+}
+
+/** Say only what is known: without the Gateway and its class, nobody can tell who should report. */
+function ownerCannotBeTold(
+  context: DiagnosisContext,
+  ref: ParentRef,
+  unknown: { missing: string[]; blind: string[] }
+): Diagnosis {
+  const name = gatewayName(ref)
+  const { world } = context
+  const fromDump = world.partial === true && world.unreadable.length === 0
+  const others = (context.parent?.otherControllers ?? []).map(
+    (o) =>
+      `${controllerLabel(o.controllerName)} wrote an entry for this parentRef without an Accepted condition; it was not judged.`
+  )
+  const plurals = unknown.missing.map((k) => k.toLowerCase()).join(',')
+  return {
+    title: `Which controller owns Gateway ${name}, and whether it reported on this parentRef, cannot be told without the ${listing(unknown.missing)}`,
+    remediation: fromDump
+      ? `Add the ${listing(unknown.missing)} to the dump (kubectl get ${plurals} -A -o yaml) and judge it again.`
+      : `Let route-gate read the ${listing(unknown.missing)} (get and list on ${plurals}) so it can tell which controller owns Gateway ${name}.`,
+    evidence: [
+      ...unknown.blind,
+      `Without them the owner of Gateway ${name} is unknown, so only status entries with an Accepted condition were judged, and none names this parentRef.`,
+      ...others
+    ]
+  }
 }
 
 function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {

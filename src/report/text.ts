@@ -103,7 +103,7 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
   const warned = parent.verdict === 'ready' && parent.problems.length > 0
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
-    parent.controllerName ? safe(parent.controllerName) : 'no status from any controller',
+    parent.controllerName ? safe(parent.controllerName) : 'no status judged',
     ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition)))
   ]
   const chain =

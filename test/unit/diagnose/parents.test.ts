@@ -152,7 +152,7 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     expect(p?.remediation).toContain('mesh')
   })
 
-  it('says Gateways could not be read and carries on', () => {
+  it('says Gateways could not be read, and claims no owner and no silence', () => {
     const world = {
       ...baseWorld(),
       gateways: [],
@@ -161,9 +161,37 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     const p = problemFor(ref('web'), noStatus(mode), world, mode)
     expect(p?.evidence).toEqual([
       'Could not read gateways in namespace infra: forbidden (list).',
-      'Whether Gateway infra/web exists could not be checked.'
+      'Without them the owner of Gateway infra/web is unknown, so only status entries with an Accepted condition were judged, and none names this parentRef.'
     ])
-    expect(p?.title).toBe('No controller has written status for this parentRef')
+    expect(p?.title).toBe(
+      'Which controller owns Gateway infra/web, and whether it reported on this parentRef, cannot be told without the Gateways and GatewayClasses'
+    )
+    expect(p?.remediation).toBe(
+      'Let route-gate read the Gateways and GatewayClasses (get and list on gateways,gatewayclasses) so it can tell which controller owns Gateway infra/web.'
+    )
+  })
+
+  it('on a dump without Gateways says the dump cannot tell, and which objects to add', () => {
+    const world: World = { ...baseWorld(), gateways: [], gatewayClasses: [], partial: true }
+    const p = problemFor(ref('web'), noStatus(mode), world, mode, {
+      otherControllers: [{ controllerName: 'example.com/policy', conditions: [] }]
+    })
+    expect(p?.title).not.toMatch(/no controller|does not own/i)
+    expect(p?.remediation).toBe(
+      'Add the Gateways and GatewayClasses to the dump (kubectl get gateways,gatewayclasses -A -o yaml) and judge it again.'
+    )
+    expect(p?.evidence).toContain(
+      'example.com/policy wrote an entry for this parentRef without an Accepted condition; it was not judged.'
+    )
+    expect(p?.evidence?.join(' ')).not.toContain('does not own')
+  })
+
+  it('on a dump with Gateways but no GatewayClasses asks for the classes', () => {
+    const world: World = { ...baseWorld(), gatewayClasses: [], partial: true }
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.remediation).toBe(
+      'Add the GatewayClasses to the dump (kubectl get gatewayclasses -A -o yaml) and judge it again.'
+    )
   })
 })
 
