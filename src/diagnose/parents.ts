@@ -237,6 +237,8 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
     evidence.push(
       `GatewayClass ${className} names controller ${controllerName} and has not been accepted by it (${classAccepted ? describeCondition(classAccepted) : 'no Accepted condition'}).`
     )
+    const served = servedSiblings(world, gateway, className)
+    if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
     if (!statusWritten(gateway))
       evidence.push(`No controller has written status on Gateway ${name} either.`)
     return {
@@ -268,6 +270,41 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
   return {
     title: `${who} wrote no status for this ${route.kind} on Gateway ${name}`,
     remediation: `${who} serves Gateway ${name} but has not reported on this ${route.kind}: check that it watches namespace ${route.metadata.namespace}, that it supports ${route.kind} (the listeners' supportedKinds) and its logs.`,
+    evidence
+  }
+}
+
+/** Other Gateways of the same class that a controller accepted or programmed: it runs. */
+function servedSiblings(world: World, gateway: KubeObject, className: string): KubeObject[] {
+  return world.gateways.filter(
+    (g) =>
+      g !== gateway &&
+      gatewayClassNameOf(g) === className &&
+      statusWritten(g) &&
+      conditionsOf(g.status).some(
+        (c) => (c.type === 'Accepted' || c.type === 'Programmed') && c.status === 'True'
+      )
+  )
+}
+
+/** The class's controller serves another Gateway of the class, not this one: it runs, so never "start it". */
+function runsElsewhere(
+  name: string,
+  ref: ParentRef,
+  className: string,
+  served: KubeObject[],
+  who: string,
+  evidence: string[]
+): Diagnosis {
+  const names = served.map((g) =>
+    gatewayName({ namespace: g.metadata.namespace ?? '', name: g.metadata.name })
+  )
+  evidence.push(
+    `Gateway${names.length > 1 ? 's' : ''} ${listing(names.slice(0, 5))} of the same class ${names.length > 1 ? 'are' : 'is'} Accepted or Programmed: the controller runs.`
+  )
+  return {
+    title: `${who} runs but does not serve Gateway ${name}`,
+    remediation: `${who} serves ${listing(names.slice(0, 5))} of class ${className} but has not taken Gateway ${name}. A controller can be pinned to one Gateway (Contour's static provisioning serves only the Gateway named in its configuration), or watch only some namespaces: check its configuration for the Gateway it serves and the namespaces it watches (namespace ${ref.namespace}), or attach the Route to a Gateway it serves.`,
     evidence
   }
 }

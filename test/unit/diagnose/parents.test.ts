@@ -99,6 +99,31 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     expect(p?.remediation).toContain('install or start Istio (istio.io/gateway-controller)')
   })
 
+  it('a class left Pending while the controller serves another Gateway of it: runs, does not serve this one', () => {
+    const world = baseWorld()
+    world.gatewayClasses = [
+      gatewayClass('contour', 'projectcontour.io/gateway-controller', {
+        conditions: [{ type: 'Accepted', status: 'Unknown', reason: 'Pending' }]
+      })
+    ]
+    // Contour in static mode: serves infra/internal only; infra/web keeps the CRD default status
+    world.gateways = [
+      gateway('infra', 'web', 'contour', [], PENDING_STATUS),
+      gateway('infra', 'internal', 'contour', [])
+    ]
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.title).toBe(
+      'Contour (projectcontour.io/gateway-controller) runs but does not serve Gateway infra/web'
+    )
+    expect(p?.evidence).toContain(
+      'Gateway infra/internal of the same class is Accepted or Programmed: the controller runs.'
+    )
+    expect(p?.remediation).toContain(
+      "Contour's static provisioning serves only the Gateway named in its configuration"
+    )
+    expect(p?.remediation).not.toMatch(/install|start/)
+  })
+
   it('reports a class its controller rejected', () => {
     const world = baseWorld()
     world.gatewayClasses = [
