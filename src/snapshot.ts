@@ -13,7 +13,7 @@ import { buildReport } from './model/report.ts'
 import type { KubeObject, Report, RouteKind, RouteObject, World } from './model/types.ts'
 import { TOOL_VERSION } from './version.ts'
 
-const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial'>> = {
+const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial' | 'served'>> = {
   GatewayClass: 'gatewayClasses',
   Gateway: 'gateways',
   Namespace: 'namespaces',

@@ -78,15 +78,30 @@ function grantTo(grant: Grant, ref: BackendRef): boolean {
 /** Why a grant in the backend's namespace does not cover this reference, as a sentence. */
 function nearMiss(grant: Grant, ref: BackendRef, route: RouteObject): string {
   const name = `ReferenceGrant ${grant.object.metadata.namespace ?? ''}/${grant.object.metadata.name}`
-  const froms = grant.from.map((f) => `${f.kind} in ${f.namespace}`)
-  const tos = grant.to.map((t) => `${t.kind}${t.name ? ` ${t.name}` : ' (any name)'}`)
+  const froms = grant.from.map((f) => `${groupKind(f)} in ${f.namespace}`)
+  const tos = grant.to.map((t) => `${groupKind(t)}${t.name ? ` ${t.name}` : ' (any name)'}`)
   if (!grantFrom(grant, route)) {
-    return `${name} allows ${listing(froms) || 'nothing'}, not ${route.kind} in ${route.metadata.namespace} (a grant is per Route kind and namespace).`
+    return `${name} allows ${listing(froms) || 'nothing'}, not ${groupKind({ group: GATEWAY_GROUP, kind: route.kind })} in ${route.metadata.namespace} (a grant is per group, kind and namespace).`
   }
-  return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${ref.kind} ${ref.name}.`
+  return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${groupKind(ref)} ${ref.name}.`
 }
 
-function referenceGrantYaml(route: RouteObject, namespace: string, refs: BackendRef[]): string {
+/** "HTTPRoute (gateway.networking.k8s.io)", "Service (core)": grants match on both, so both are named. */
+function groupKind(x: { group: string; kind: string }): string {
+  return `${x.kind} (${x.group === '' ? 'core' : x.group})`
+}
+
+/** The ReferenceGrant apiVersion this cluster serves (discovery), or that the dump's grants carry. */
+function grantApiVersion(world: World): string | undefined {
+  return world.served?.ReferenceGrant ?? world.referenceGrants[0]?.apiVersion
+}
+
+function referenceGrantYaml(
+  route: RouteObject,
+  namespace: string,
+  refs: BackendRef[],
+  apiVersion: string | undefined
+): string {
   const kind = route.kind.toLowerCase()
   const name = `allow-${route.metadata.namespace}-${kind}s`.slice(0, 253)
   const to = unique(refs.map((r) => JSON.stringify([r.group, r.kind, r.name]))).map((key) => {
@@ -94,7 +109,10 @@ function referenceGrantYaml(route: RouteObject, namespace: string, refs: Backend
     return `    - group: ${group === '' ? '""' : yamlScalar(group)}\n      kind: ${yamlScalar(refKind)}\n      name: ${yamlScalar(refName)}\n`
   })
   return [
-    'apiVersion: gateway.networking.k8s.io/v1beta1',
+    apiVersion === undefined
+      ? // v1beta1 is served by every Gateway API release so far; v1 from v1.5 on
+        `apiVersion: ${GATEWAY_GROUP}/v1beta1 # the served version could not be read; ${GATEWAY_GROUP}/v1 from Gateway API v1.5`
+      : `apiVersion: ${yamlScalar(apiVersion)}`,
     'kind: ReferenceGrant',
     'metadata:',
     `  name: ${yamlScalar(name)}`,
@@ -151,7 +169,8 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
       referenceGrantYaml(
         route,
         ns,
-        missing.filter((r) => r.namespace === ns)
+        missing.filter((r) => r.namespace === ns),
+        grantApiVersion(world)
       )
     )
     .join('---\n')

@@ -39,7 +39,7 @@ export interface ServicePort {
 
 type Resource = 'gateways' | 'gatewayclasses' | 'namespaces' | 'services' | 'referencegrants'
 
-const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial'>> = {
+const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial' | 'served'>> = {
   gateways: 'gateways',
   gatewayclasses: 'gatewayClasses',
   namespaces: 'namespaces',

@@ -81,7 +81,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
       ].join('\n')
     )
     expect(p?.evidence).toContain(
-      'ReferenceGrant payments/allow-grpc allows GRPCRoute in shop, not HTTPRoute in shop (a grant is per Route kind and namespace).'
+      'ReferenceGrant payments/allow-grpc allows GRPCRoute (gateway.networking.k8s.io) in shop, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
     )
   })
 
@@ -105,7 +105,35 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
     )
     const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), world)
     expect(p?.evidence).toContain(
-      'ReferenceGrant payments/other allows references to Service ledger, not to Service payments.'
+      'ReferenceGrant payments/other allows references to Service (core) ledger, not to Service (core) payments.'
+    )
+  })
+
+  it('tells apart a grant that differs only in group', () => {
+    const world = baseWorld()
+    world.referenceGrants = [
+      referenceGrant(
+        'payments',
+        'experimental',
+        [{ group: 'gateway.networking.x-k8s.io', kind: 'HTTPRoute', namespace: 'shop' }],
+        [{ group: '', kind: 'Service', name: 'payments' }]
+      )
+    ]
+    const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), world)
+    expect(p?.evidence).toContain(
+      'ReferenceGrant payments/experimental allows HTTPRoute (gateway.networking.x-k8s.io) in shop, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
+    )
+  })
+
+  it('writes the grant in the version the cluster serves', () => {
+    const served = { ...baseWorld(), served: { ReferenceGrant: 'gateway.networking.k8s.io/v1' } }
+    const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), served)
+    expect(p?.fix?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
+    // nothing says which version is served (a dump without grants): v1beta1, and the comment says why
+    const unknown = { ...baseWorld(), referenceGrants: [] }
+    const q = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), unknown)
+    expect(q?.fix?.split('\n')[0]).toBe(
+      'apiVersion: gateway.networking.k8s.io/v1beta1 # the served version could not be read; gateway.networking.k8s.io/v1 from Gateway API v1.5'
     )
   })
 
