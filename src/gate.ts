@@ -2,6 +2,7 @@
 // then diagnose what is not ready. The verdict comes from the model alone; this module only decides
 // when to stop looking.
 import type { ClusterClient, ManifestDocument, RouteKey, RouteScope } from './cluster/types.ts'
+import { reportsConflict } from './diagnose/conflicts.ts'
 import { definitelyFailed } from './diagnose/contradictions.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
@@ -165,15 +166,27 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // Everything ready: the verdicts just reached stand, and there is nothing to diagnose. Reading the
   // cluster again would only delay the deployment (it is most of the gate's reaction time).
   const allReady = outcome === 'ready'
+  let known = [...routes.values()]
+  let peersUnread = false
   if (!allReady) {
     const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
+    const graceEnd = Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS
+    const peers = conflictPeers(cluster, notReady)
     world = await beforeDeadline(
       cluster.readWorld(namespacesToRead(notReady.map((v) => v.route))),
-      Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
+      graceEnd,
       deps
     )
+    const others = await beforeDeadline(peers, graceEnd, deps).catch(() => undefined)
+    peersUnread = others === undefined
+    const byKey = new Map([...known, ...(others ?? [])].map((r) => [routeKey(routeRef(r)), r]))
+    known = [...byKey.values()]
   }
   const notes = new Set<string>()
+  if (peersUnread)
+    notes.add(
+      'Could not list Routes in all namespaces: the Routes a conflict is with (RuleMatchConflict) cannot be named.'
+    )
   const results: RouteResult[] = []
   const now = new Date(deps.now())
   const keys = byName ? names.map(routeKey) : [...routes.keys()]
@@ -188,7 +201,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       (allReady ? verdicts.byKey.get(key) : undefined) ?? evaluateRoute(route, world, finalOptions)
     verdict.notes.forEach((n) => notes.add(n))
     results.push(
-      explainRoute(verdict, world, { source: sources.get(key), now, routes: [...routes.values()] })
+      explainRoute(verdict, world, {
+        source: sources.get(key),
+        now,
+        routes: known
+      })
     )
   }
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
@@ -208,6 +225,24 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   })
   deps.log(summaryLine(report, outcome))
   return report
+}
+
+/**
+ * Every Route of the kinds whose parents report a conflict with another Route (RuleMatchConflict),
+ * so the report can name the Route that holds the hostname and match; undefined when they cannot
+ * be read.
+ */
+async function conflictPeers(
+  cluster: ClusterClient,
+  verdicts: RouteVerdict[]
+): Promise<RouteObject[] | undefined> {
+  const kinds = [...new Set(verdicts.filter(reportsConflict).map((v) => v.route.kind))]
+  if (kinds.length === 0) return []
+  try {
+    return await cluster.listRoutes({ kinds, namespaces: 'all' })
+  } catch {
+    return undefined
+  }
 }
 
 const ROUTE_KIND_LIST = 'HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute'

@@ -209,7 +209,7 @@ async function explainAll(
   const results = routes.map((route) => {
     const verdict = evaluateRoute(route, world, options)
     verdict.notes.forEach((n) => notes.add(n))
-    return explainRoute(verdict, world, { now: new Date(now) })
+    return explainRoute(verdict, world, { now: new Date(now), routes })
   })
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   return { results, notes: [...notes] }

@@ -7,6 +7,7 @@ import {
   explainUnsupportedProtocol
 } from './backends.ts'
 import { parentChain } from './chain.ts'
+import { CONFLICT_REASONS, explainConflict } from './conflicts.ts'
 import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
 import { contradiction } from './contradictions.ts'
 import type { Contradiction } from './contradictions.ts'
@@ -59,7 +60,8 @@ const GATHERERS: Record<string, Gatherer> = {
   ConditionUnknown: explainConditionGap,
   Pending: explainConditionGap,
   NoParentRefs: explainNoParentRefs,
-  FallBack: explainFallBack
+  FallBack: explainFallBack,
+  ...Object.fromEntries([...CONFLICT_REASONS].map((reason) => [reason, explainConflict]))
 }
 
 export function explainRoute(

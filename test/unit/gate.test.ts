@@ -158,6 +158,36 @@ describe('runGate', () => {
     expect(failed).toMatchObject({ verdict: 'failed', timedOut: false })
   })
 
+  it('reads the Routes of every namespace to name the one a RuleMatchConflict is with', async () => {
+    const spec = {
+      parentRefs: [gwRef('edge', { namespace: 'infra' })],
+      hostnames: ['shop.example.com'],
+      rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }] }]
+    }
+    const loser = web([
+      entry(gwRef('edge', { namespace: 'infra' }), [
+        cond('Accepted', 'False', 'RuleMatchConflict', 2),
+        cond('ResolvedRefs', 'True', 'ResolvedRefs', 2)
+      ])
+    ])
+    const holder = route({
+      namespace: 'team',
+      name: 'older',
+      generation: 1,
+      parentRefs: [gwRef('edge', { namespace: 'infra' })],
+      parents: ready(1)
+    })
+    const cluster = new FakeCluster()
+    cluster.routes = [
+      { ...loser, spec },
+      { ...holder, spec }
+    ]
+    const report = await gateWith(cluster, { routes: 'httproute/shop/web', timeout: '200ms' }).run
+    expect(report.routes[0]?.parents[0]?.problems[0]?.title).toBe(
+      'HTTPRoute team/older already holds hostname shop.example.com and match "path PathPrefix /" on Gateway infra/edge'
+    )
+  })
+
   it('a named Route that never appears fails at the deadline as RouteNotFound', async () => {
     const cluster = new FakeCluster()
     const report = await gateWith(cluster, { routes: 'httproute/shop/nope', timeout: '200ms' }).run
