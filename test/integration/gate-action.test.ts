@@ -379,6 +379,31 @@ spec:
     expect(result.outputs.verdict).toBe('failed')
   })
 
+  it('10. Contour RuleMatchConflict: the report names the older Route that holds the hostname and match', async () => {
+    const first = await testNamespace('e2e-conflict-a')
+    const second = await testNamespace('e2e-conflict-b')
+    const hostname = testHostname(first, 'shared')
+    await createService(first, 'api', [8080])
+    await createService(second, 'api', [8080])
+    await applyYaml(httpRoute({ ns: first, name: 'older', backend: 'api', hostname }), first)
+    await waitForRouteCondition('HTTPRoute', first, 'older', (r) =>
+      (r.status?.parents ?? []).some((p) =>
+        p.conditions.some((c) => c.type === 'Accepted' && c.status === 'True')
+      )
+    )
+    await applyYaml(httpRoute({ ns: second, name: 'newer', backend: 'api', hostname }), second)
+    const result = await gate({
+      routes: `httproute/${second}/newer`,
+      timeout: '60s',
+      'fail-fast': 'true'
+    })
+    expect(result.code, logOf(result)).toBe(1)
+    const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'RuleMatchConflict')
+    expect(problem?.title).toBe(
+      `HTTPRoute ${first}/older already holds hostname ${hostname} and match "path PathPrefix /" on Gateway ${gw().namespace}/${gw().name}`
+    )
+  })
+
   it('9b. fail-fast keeps waiting through a BackendNotFound that the existing Service contradicts', async () => {
     const ns = await testNamespace('e2e-catchup')
     await createService(ns, 'api', [8080])
