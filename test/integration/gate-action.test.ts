@@ -18,6 +18,7 @@ import {
   waitForRouteCondition,
   writeRouteStatus
 } from '../helpers/cluster.ts'
+import { writeState } from '../helpers/route-states.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 
 const gw = () => clusterEnv().gateway
@@ -406,33 +407,10 @@ spec:
 
   it('9b. fail-fast keeps waiting through a BackendNotFound that the existing Service contradicts', async () => {
     const ns = await testNamespace('e2e-catchup')
-    await createService(ns, 'api', [8080])
-    await applyYaml(httpRoute({ ns, name: 'web', backend: 'api', gateway: 'other' }), ns)
-    // the `other` Gateway's controller "has not caught up": BackendNotFound although api:8080 exists
-    const behind = {
-      parents: [
-        {
-          parentRef: gatewayParentRef('other'),
-          conditions: [
-            {
-              type: 'Accepted',
-              status: 'True' as const,
-              reason: 'Accepted',
-              observedGeneration: 1
-            },
-            {
-              type: 'ResolvedRefs',
-              status: 'False' as const,
-              reason: 'BackendNotFound',
-              message: 'service "api" not found',
-              observedGeneration: 1
-            }
-          ]
-        }
-      ]
-    }
-    const controllerName = clusterEnv().otherGateway.controllerName
-    await writeRouteStatus('HTTPRoute', ns, 'web', behind, { controllerName })
+    await createService(ns, 'backend', [8080])
+    await applyYaml(httpRoute({ ns, name: 'web', backend: 'backend', gateway: 'other' }), ns)
+    // the `other` Gateway's controller "has not caught up": BackendNotFound although backend:8080 exists
+    await writeState(ns, 'web', 'failed', 1)
 
     // at the deadline: failed, and the report says the reason and the evidence disagree
     const stuck = await gate({ routes: `httproute/${ns}/web`, timeout: '6s', 'fail-fast': 'true' })
@@ -442,7 +420,7 @@ spec:
     const problem = problemsOf(report).find((p) => p.reason === 'BackendNotFound')
     expect(problem?.title).toContain('BackendNotFound disagrees with what route-gate read')
     expect(problem?.evidence).toContain(
-      `Service ${ns}/api exists with port 8080 (rule 0 backendRef 0).`
+      `Service ${ns}/backend exists with port 8080 (rule 0 backendRef 0).`
     )
     expect(problem?.remediation).not.toMatch(/create/i)
     expect(logOf(stuck)).toContain('fail-fast keeps waiting')
@@ -450,28 +428,7 @@ spec:
     // the controller catches up while the gate waits: ready, not a fail-fast failure
     const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s', 'fail-fast': 'true' })
     await sleep(4000)
-    await writeRouteStatus(
-      'HTTPRoute',
-      ns,
-      'web',
-      {
-        parents: [
-          {
-            parentRef: gatewayParentRef('other'),
-            conditions: [
-              { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 1 },
-              {
-                type: 'ResolvedRefs',
-                status: 'True',
-                reason: 'ResolvedRefs',
-                observedGeneration: 1
-              }
-            ]
-          }
-        ]
-      },
-      { controllerName }
-    )
+    await writeState(ns, 'web', 'ready', 1)
     const healed = await running
     expect(healed.code, logOf(healed)).toBe(0)
     expect(healed.outputs.verdict).toBe('ready')
