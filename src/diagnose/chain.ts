@@ -10,7 +10,14 @@ import {
   emptyRules,
   reportsEmptyRules
 } from './route-spec.ts'
-import { canSee, findGateway, findService, listenerStatusesOf, listenersOf } from './world.ts'
+import {
+  canSee,
+  findGateway,
+  findService,
+  listenerStatusesOf,
+  listenersOf,
+  servicePortsOf
+} from './world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import type { ChainLink, Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
 
@@ -83,17 +90,24 @@ export function parentChain(route: RouteObject, parent: ParentVerdict, world: Wo
           ? 'ok'
           : acceptedState(parent)
   }
-  const backendsBroken = hops.has('backend') && emptyRuleFindings.length < findings.length
-  const backendState: ChainLink['state'] = backendsBroken
-    ? 'broken'
-    : hops.has('route') || hops.has('listener') || emptyRuleFindings.length > 0
-      ? resolvedOrOk(parent)
-      : resolvedState(parent)
+  // a reason about rules without backendRefs says nothing against the backends other rules name
+  const backendsBroken = findings.some(
+    (f) => hopOf(f, parent.controllerName) === 'backend' && !emptyRuleFindings.includes(f)
+  )
+  const backends =
+    emptyRuleFindings.length > 0 && !backendsBroken
+      ? verifiedBackendLinks(route, world)
+      : backendLinks(
+          route,
+          world,
+          backendsBroken ? 'broken' : resolvedState(parent),
+          new Set(findings.map((f) => f.reason))
+        )
   return [
     routeLink,
     gatewayLink,
     listenerLink,
-    ...backendLinks(route, world, backendState, new Set(findings.map((f) => f.reason))),
+    ...backends,
     ...(emptyRuleFindings.length > 0
       ? emptyRules(route).map((rule) => ({
           label: `rule ${rule.index}: no backendRefs`,
@@ -116,10 +130,15 @@ const acceptedState = (parent: ParentVerdict): ChainLink['state'] =>
   conditionState(parent, 'Accepted')
 const resolvedState = (parent: ParentVerdict): ChainLink['state'] =>
   conditionState(parent, 'ResolvedRefs')
-/** Backends when another hop is the broken one: ok unless ResolvedRefs says otherwise. */
-const resolvedOrOk = (parent: ParentVerdict): ChainLink['state'] => {
-  const c = parent.conditions.find((x) => x.type === 'ResolvedRefs')
-  return c === undefined || (c.status === 'True' && c.fresh !== false) ? 'ok' : 'unknown'
+
+/** Backends whose Service was read and has the port are ok; the rest unknown. */
+function verifiedBackendLinks(route: RouteObject, world: World): ChainLink[] {
+  return routeBackendRefs(route).map((ref) => {
+    const service = isServiceRef(ref) ? findService(world, ref.namespace, ref.name) : undefined
+    const resolves =
+      service !== undefined && servicePortsOf(service).some((p) => p.port === ref.port)
+    return { label: describeBackendRef(ref), state: resolves ? 'ok' : 'unknown' }
+  })
 }
 
 /**
