@@ -192,7 +192,7 @@ function disagree(
   return {
     title: `${finding.reason} disagrees with what route-gate read: ${found.facts[0]?.replace(/\.$/, '') ?? ''}`,
     remediation:
-      `The controller's reason and the cluster disagree. ${who} most likely wrote this status before the cluster changed and has not caught up yet; fail-fast does not stop at it. ` +
+      `The controller's reason and the cluster disagree. ${who} most likely wrote this status before the cluster changed and has not caught up yet (route-gate's fail-fast does not stop at such a failure). ` +
       `If it stays this way, ${who} cannot see what route-gate sees: check that it watches namespace ${route.metadata.namespace} and the backends' namespaces, that it may read ${found.reads}, and read its logs for this ${route.kind}.`,
     evidence: [...found.facts, ...gathered.evidence]
   }
