@@ -2,6 +2,8 @@
 // then diagnose what is not ready. The verdict comes from the model alone; this module only decides
 // when to stop looking.
 import type { ClusterClient, ManifestDocument, RouteScope } from './cluster/types.ts'
+import { reportsConflict } from './diagnose/conflicts.ts'
+import { definitelyFailed } from './diagnose/contradictions.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
@@ -21,7 +23,8 @@ import type {
   RouteVerdict,
   SourcePosition,
   Verdict,
-  VerdictOptions
+  VerdictOptions,
+  World
 } from './model/types.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
@@ -104,6 +107,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // Every kind and namespace is listed on its own; until each has answered once, the Routes seen so
   // far are not all there are, and "all ready" would be a guess.
   const unlisted = new Set(listTargets(scope))
+  const failFast = new FailFast(cluster, verdicts, deps.log)
   const outcome = await watchUntil<Outcome>(
     cluster,
     scope,
@@ -119,7 +123,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
         const state = verdicts.overall(byName ? wanted.size : undefined)
         if (state === 'ready' && unlisted.size === 0) stop('ready')
-        else if (state === 'failed' && settings.failFast) stop('fail-fast')
+        else if (state === 'failed' && settings.failFast) failFast.check(stop)
       }
       return {
         onList(kind, namespace, listed) {
@@ -163,15 +167,27 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // Everything ready: the verdicts just reached stand, and there is nothing to diagnose. Reading the
   // cluster again would only delay the deployment (it is most of the gate's reaction time).
   const allReady = outcome === 'ready'
+  let known = [...routes.values()]
+  let peersUnread = false
   if (!allReady) {
     const notReady = [...verdicts.byKey.values()].filter((v) => v.verdict !== 'ready')
+    const graceEnd = Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS
+    const peers = conflictPeers(cluster, notReady)
     world = await beforeDeadline(
       cluster.readWorld(namespacesToRead(notReady.map((v) => v.route))),
-      Math.max(deadline, deps.now()) + DIAGNOSIS_GRACE_MS,
+      graceEnd,
       deps
     )
+    const others = await beforeDeadline(peers, graceEnd, deps).catch(() => undefined)
+    peersUnread = others === undefined
+    const byKey = new Map([...known, ...(others ?? [])].map((r) => [routeKey(routeRef(r)), r]))
+    known = [...byKey.values()]
   }
   const notes = new Set<string>()
+  if (peersUnread)
+    notes.add(
+      'Could not list Routes in all namespaces: the Routes a conflict is with (RuleMatchConflict) cannot be named.'
+    )
   const results: RouteResult[] = []
   const now = new Date(deps.now())
   const keys = byName ? names.map(routeKey) : [...routes.keys()]
@@ -185,7 +201,13 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     const verdict =
       (allReady ? verdicts.byKey.get(key) : undefined) ?? evaluateRoute(route, world, finalOptions)
     verdict.notes.forEach((n) => notes.add(n))
-    results.push(explainRoute(verdict, world, { source: sources.get(key), now }))
+    results.push(
+      explainRoute(verdict, world, {
+        source: sources.get(key),
+        now,
+        routes: known
+      })
+    )
   }
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   if (ownersUnknown.length > 0) {
@@ -204,6 +226,24 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   })
   deps.log(summaryLine(report, outcome))
   return report
+}
+
+/**
+ * Every Route of the kinds whose parents report a conflict with another Route (RuleMatchConflict),
+ * so the report can name the Route that holds the hostname and match; undefined when they cannot
+ * be read.
+ */
+async function conflictPeers(
+  cluster: ClusterClient,
+  verdicts: RouteVerdict[]
+): Promise<RouteObject[] | undefined> {
+  const kinds = [...new Set(verdicts.filter(reportsConflict).map((v) => v.route.kind))]
+  if (kinds.length === 0) return []
+  try {
+    return await cluster.listRoutes({ kinds, namespaces: 'all' })
+  } catch {
+    return undefined
+  }
 }
 
 const ROUTE_KIND_LIST = 'HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute'
@@ -323,6 +363,64 @@ class VerdictTally {
     if (total === 0) return 'pending'
     if (this.counts.failed > 0) return 'failed'
     return this.counts.ready === total ? 'ready' : 'pending'
+  }
+}
+
+/**
+ * fail-fast stops at a failure only when the cluster confirms it: the Services, ReferenceGrants and
+ * Namespaces around the failed Routes are read, and a reason they contradict (BackendNotFound while
+ * the Service exists) is a controller that has not caught up, so the wait goes on. One read at a time;
+ * events that arrive during it are judged by one more read after it.
+ */
+class FailFast {
+  private reading = false
+  private again = false
+  private readonly told = new Set<string>()
+
+  constructor(
+    private readonly cluster: ClusterClient,
+    private readonly verdicts: VerdictTally,
+    private readonly log: (line: string) => void
+  ) {}
+
+  check(stop: (outcome: Outcome) => void): void {
+    if (this.reading) {
+      this.again = true
+      return
+    }
+    this.reading = true
+    void this.confirm(stop).finally(() => (this.reading = false))
+  }
+
+  private async confirm(stop: (outcome: Outcome) => void): Promise<void> {
+    do {
+      this.again = false
+      const failed = [...this.verdicts.byKey.values()].filter((v) => v.verdict === 'failed')
+      if (failed.length === 0) return
+      let evidence: World
+      try {
+        evidence = await this.cluster.readWorld(namespacesToRead(failed.map((v) => v.route)))
+      } catch (error) {
+        // unconfirmed is not definite: keep waiting; the deadline still ends the run
+        this.log(
+          `fail-fast: could not read the evidence (${error instanceof Error ? error.message : String(error)}); waiting`
+        )
+        return
+      }
+      const current = [...this.verdicts.byKey.values()].filter((v) => v.verdict === 'failed')
+      if (current.some((v) => definitelyFailed(v, evidence))) {
+        stop('fail-fast')
+        return
+      }
+      for (const v of current) {
+        const key = `${routeKey(routeRef(v.route))}@${v.route.metadata.resourceVersion ?? ''}`
+        if (this.told.has(key)) continue
+        this.told.add(key)
+        this.log(
+          `${routeId(routeRef(v.route))}: the controller's failure is contradicted by the cluster (it has not caught up); fail-fast keeps waiting`
+        )
+      }
+    } while (this.again)
   }
 }
 

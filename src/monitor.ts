@@ -105,10 +105,9 @@ export async function runMonitor(settings: Settings, deps: MonitorDeps): Promise
 export async function runMonitorSnapshot(
   settings: Settings,
   cwd: string,
-  now: Date,
   previous: RouteState[] | undefined
 ): Promise<Report> {
-  const snapshot = await runSnapshot(settings, cwd, now)
+  const snapshot = await runSnapshot(settings, cwd)
   return buildReport({
     mode: 'monitor',
     routes: snapshot.routes,
@@ -210,7 +209,7 @@ async function explainAll(
   const results = routes.map((route) => {
     const verdict = evaluateRoute(route, world, options)
     verdict.notes.forEach((n) => notes.add(n))
-    return explainRoute(verdict, world, { now: new Date(now) })
+    return explainRoute(verdict, world, { now: new Date(now), routes })
   })
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   return { results, notes: [...notes] }

@@ -24,7 +24,7 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
     return report
   }
   if (settings.fromFile !== undefined) {
-    return runSnapshot(settings, deps.cwd, new Date(deps.now()))
+    return runSnapshot(settings, deps.cwd)
   }
   const cluster = await deps.connect(settings)
   try {
@@ -41,7 +41,7 @@ async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
       ? undefined
       : await readPreviousState(settings.previous, deps.cwd))
   if (settings.fromFile !== undefined) {
-    return runMonitorSnapshot(settings, deps.cwd, new Date(deps.now()), previous)
+    return runMonitorSnapshot(settings, deps.cwd, previous)
   }
   const cluster = await deps.connect(settings)
   try {

@@ -1,6 +1,7 @@
 // Snapshot mode: judge a saved dump (kubectl get … -o yaml) with no cluster and no waiting. The dump
 // supplies both the Routes and the World around them, so the report explains itself offline.
 import type { ManifestDocument } from './cluster/types.ts'
+import { newestTimestamp } from './diagnose/clock.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { InputError } from './errors.ts'
@@ -14,7 +15,7 @@ import { buildReport } from './model/report.ts'
 import type { KubeObject, Report, RouteKind, RouteObject, World } from './model/types.ts'
 import { TOOL_VERSION } from './version.ts'
 
-type WorldList = keyof Omit<World, 'unreadable' | 'partial'>
+type WorldList = keyof Omit<World, 'unreadable' | 'partial' | 'served'>
 
 const WORLD_KINDS: Record<string, WorldList> = {
   GatewayClass: 'gatewayClasses',
@@ -105,7 +106,7 @@ export function matchesSelector(labels: Record<string, string>, selector: string
     })
 }
 
-export async function runSnapshot(settings: Settings, cwd: string, now: Date): Promise<Report> {
+export async function runSnapshot(settings: Settings, cwd: string): Promise<Report> {
   const file = settings.fromFile
   if (file === undefined) throw new InputError('from-file is required for a snapshot')
   const docs = await loadManifests(await expandManifestPaths([file], cwd), cwd)
@@ -117,10 +118,16 @@ export async function runSnapshot(settings: Settings, cwd: string, now: Date): P
   }
   const options = { conditions: settings.conditions, strict: settings.strict, final: false }
   const notes = new Set<string>()
+  const objects = docs.map((d) => d.object)
+  const explain = {
+    // ages count from the dump's own newest timestamp: when it is read says nothing about the cluster
+    ...(newestTimestamp(objects) ? { now: newestTimestamp(objects), clock: 'dump' as const } : {}),
+    routes: objects.filter(isRouteObject)
+  }
   const results = routes.map(({ route, doc }) => {
     const verdict = evaluateRoute(route, world, options)
     verdict.notes.forEach((n) => notes.add(n))
-    return explainRoute(verdict, world, { source: { file: doc.file, line: doc.line }, now })
+    return explainRoute(verdict, world, { ...explain, source: { file: doc.file, line: doc.line } })
   })
   // a Route asked for by name that the dump does not hold did not exist when it was taken
   const found = new Set(

@@ -158,7 +158,9 @@ export async function readWorld(session: Session, namespaces: string[]): Promise
       reader.listEach(SERVICES, namespaces),
       reader.listEach(gateway.get('ReferenceGrant'), namespaces)
     ])
+  const referenceGrant = gateway.get('ReferenceGrant')
   return {
+    ...(referenceGrant ? { served: { ReferenceGrant: apiVersionOf(referenceGrant) } } : {}),
     gatewayClasses: gatewayClasses === FORBIDDEN ? [] : gatewayClasses,
     gateways,
     listenerSets,

@@ -3,10 +3,24 @@
 // BackendNotFound, InvalidKind, UnsupportedProtocol).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from './nearest.ts'
-import { describeBackendRef, isServiceRef, routeBackendRefs, routeRules } from './route-spec.ts'
+import {
+  describeBackendRef,
+  emptyRules,
+  isServiceRef,
+  reportsEmptyRules,
+  routeBackendRefs,
+  routeRules
+} from './route-spec.ts'
 import type { BackendRef } from './route-spec.ts'
 import { capitalize, listing, unique } from './text.ts'
-import { blindSpots, describeServicePort, findService, namesIn, servicePortsOf } from './world.ts'
+import {
+  blindSpots,
+  canSee,
+  describeServicePort,
+  findService,
+  namesIn,
+  servicePortsOf
+} from './world.ts'
 import { yamlScalar } from './yaml.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, RouteObject, World } from '../model/types.ts'
@@ -64,15 +78,30 @@ function grantTo(grant: Grant, ref: BackendRef): boolean {
 /** Why a grant in the backend's namespace does not cover this reference, as a sentence. */
 function nearMiss(grant: Grant, ref: BackendRef, route: RouteObject): string {
   const name = `ReferenceGrant ${grant.object.metadata.namespace ?? ''}/${grant.object.metadata.name}`
-  const froms = grant.from.map((f) => `${f.kind} in ${f.namespace}`)
-  const tos = grant.to.map((t) => `${t.kind}${t.name ? ` ${t.name}` : ' (any name)'}`)
+  const froms = grant.from.map((f) => `${groupKind(f)} in ${f.namespace}`)
+  const tos = grant.to.map((t) => `${groupKind(t)}${t.name ? ` ${t.name}` : ' (any name)'}`)
   if (!grantFrom(grant, route)) {
-    return `${name} allows ${listing(froms) || 'nothing'}, not ${route.kind} in ${route.metadata.namespace} (a grant is per Route kind and namespace).`
+    return `${name} allows ${listing(froms) || 'nothing'}, not ${groupKind({ group: GATEWAY_GROUP, kind: route.kind })} in ${route.metadata.namespace} (a grant is per group, kind and namespace).`
   }
-  return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${ref.kind} ${ref.name}.`
+  return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${groupKind(ref)} ${ref.name}.`
 }
 
-function referenceGrantYaml(route: RouteObject, namespace: string, refs: BackendRef[]): string {
+/** "HTTPRoute (gateway.networking.k8s.io)", "Service (core)": grants match on both, so both are named. */
+function groupKind(x: { group: string; kind: string }): string {
+  return `${x.kind} (${x.group === '' ? 'core' : x.group})`
+}
+
+/** The ReferenceGrant apiVersion this cluster serves (discovery), or that the dump's grants carry. */
+function grantApiVersion(world: World): string | undefined {
+  return world.served?.ReferenceGrant ?? world.referenceGrants[0]?.apiVersion
+}
+
+function referenceGrantYaml(
+  route: RouteObject,
+  namespace: string,
+  refs: BackendRef[],
+  apiVersion: string | undefined
+): string {
   const kind = route.kind.toLowerCase()
   const name = `allow-${route.metadata.namespace}-${kind}s`.slice(0, 253)
   const to = unique(refs.map((r) => JSON.stringify([r.group, r.kind, r.name]))).map((key) => {
@@ -80,7 +109,10 @@ function referenceGrantYaml(route: RouteObject, namespace: string, refs: Backend
     return `    - group: ${group === '' ? '""' : yamlScalar(group)}\n      kind: ${yamlScalar(refKind)}\n      name: ${yamlScalar(refName)}\n`
   })
   return [
-    'apiVersion: gateway.networking.k8s.io/v1beta1',
+    apiVersion === undefined
+      ? // v1beta1 is served by every Gateway API release so far; v1 from v1.5 on
+        `apiVersion: ${GATEWAY_GROUP}/v1beta1 # the served version could not be read; ${GATEWAY_GROUP}/v1 from Gateway API v1.5`
+      : `apiVersion: ${yamlScalar(apiVersion)}`,
     'kind: ReferenceGrant',
     'metadata:',
     `  name: ${yamlScalar(name)}`,
@@ -137,7 +169,8 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
       referenceGrantYaml(
         route,
         ns,
-        missing.filter((r) => r.namespace === ns)
+        missing.filter((r) => r.namespace === ns),
+        grantApiVersion(world)
       )
     )
     .join('---\n')
@@ -150,7 +183,68 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
   }
 }
 
+/**
+ * What route-gate read that says a RefNotPermitted is no longer true: every cross-namespace
+ * backendRef the message is about is permitted by a ReferenceGrant. Empty when nothing contradicts it.
+ */
+export function refuteRefNotPermitted(context: DiagnosisContext): string[] {
+  const { route, world, finding } = context
+  const cross = routeBackendRefs(route).filter((r) => r.namespace !== route.metadata.namespace)
+  const grants = world.referenceGrants.map(readGrant)
+  const facts: string[] = []
+  for (const ref of namedIn(cross, finding.message)) {
+    if (!canSee(world, 'referencegrants', ref.namespace)) return []
+    const grant = grants.find(
+      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
+    )
+    if (!grant) return []
+    facts.push(
+      `ReferenceGrant ${ref.namespace}/${grant.object.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
+    )
+  }
+  return facts
+}
+
+/**
+ * What route-gate read that says a BackendNotFound is no longer true: every backendRef the message is
+ * about is a Service that exists with the port asked for. Empty when nothing contradicts it.
+ */
+export function refuteBackendNotFound(context: DiagnosisContext): string[] {
+  const { route, world, finding } = context
+  // "no EndpointSlices": the Service may well exist; its Pods are what is missing
+  if (/endpointslice/i.test(finding.message ?? '')) return []
+  const facts: string[] = []
+  for (const ref of namedIn(routeBackendRefs(route), finding.message)) {
+    if (!isServiceRef(ref) || ref.port === undefined || !canSee(world, 'services', ref.namespace))
+      return []
+    const service = findService(world, ref.namespace, ref.name)
+    if (!service || stringField(service.spec, 'type') === 'ExternalName') return []
+    if (!servicePortsOf(service).some((p) => p.port === ref.port)) return []
+    facts.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port} (${ref.where}).`)
+  }
+  return facts
+}
+
 export function explainBackendNotFound(context: DiagnosisContext): Diagnosis {
+  const { route, finding } = context
+  if (reportsEmptyRules(finding.message, route)) return explainEmptyRules(route)
+  return explainMissingBackends(context)
+}
+
+/** A controller that reports rules without backendRefs: name them; the other rules' backends are fine. */
+function explainEmptyRules(route: RouteObject): Diagnosis {
+  const rules = emptyRules(route).map((r) => r.index)
+  const which = `rule${rules.length === 1 ? '' : 's'} ${listing(rules.map(String))}`
+  return {
+    title: `${capitalize(which)} of the ${route.kind} ${rules.length === 1 ? 'has' : 'have'} no backendRefs`,
+    remediation: `Add backendRefs (or a RequestRedirect filter) to ${which}, or remove ${rules.length === 1 ? 'it' : 'them'} if answering its requests with HTTP 500 is not intended.`,
+    evidence: [
+      `${capitalize(which)} ${rules.length === 1 ? 'has' : 'have'} no backendRefs: Gateway API allows that (the data plane answers matching requests with HTTP 500), and this controller reports it.`
+    ]
+  }
+}
+
+function explainMissingBackends(context: DiagnosisContext): Diagnosis {
   const { route, world, finding } = context
   const message = finding.message ?? ''
   const refs = routeBackendRefs(route)

@@ -1,34 +1,70 @@
 // The path a request takes through one parent — Route → parent → listener → backends — with the link
 // that breaks it marked, so a reader sees at a glance where to look. Diagnosis decides which link is
-// broken; the renderers only draw the chain.
+// broken, from what each reason is about; the renderers only draw the chain.
+import { controllerReason, findController } from './controllers.ts'
 import { selectListeners, takesKind } from './listener-selection.ts'
-import { routeBackendRefs, describeBackendRef, isServiceRef } from './route-spec.ts'
-import { canSee, findGateway, findService, listenerStatusesOf, listenersOf } from './world.ts'
-import type { ChainLink, ParentVerdict, RouteObject, World } from '../model/types.ts'
+import {
+  routeBackendRefs,
+  describeBackendRef,
+  isServiceRef,
+  emptyRules,
+  reportsEmptyRules
+} from './route-spec.ts'
+import {
+  canSee,
+  findGateway,
+  findService,
+  listenerStatusesOf,
+  listenersOf,
+  servicePortsOf
+} from './world.ts'
+import { formatParentRef } from '../model/parent-ref.ts'
+import type { ChainLink, Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
 
-// reasons that say the attachment to the parent (its listeners) failed, not the backends
-const ATTACHMENT_REASONS = new Set([
+// reasons about the parent's listeners (the attachment), about the backends, or else about the Route
+const LISTENER_REASONS = new Set([
   'NotAllowedByListeners',
   'NoMatchingListenerHostname',
-  'NoMatchingParent',
-  'UnsupportedValue',
-  'IncompatibleFilters',
-  'FallBack'
+  'NoMatchingParent'
 ])
+const BACKEND_REASONS = new Set([
+  'BackendNotFound',
+  'RefNotPermitted',
+  'InvalidKind',
+  'UnsupportedProtocol'
+])
+// route-gate's own reasons for status that is missing or old: no hop is known to be broken
+const WAITING_REASONS = new Set(['NoStatus', 'StaleStatus', 'ConditionMissing', 'ConditionUnknown'])
+
+type Hop = 'route' | 'listener' | 'backend'
+
+/** The hop a failed finding is about: a controller's own reason counts as the standard one it is like. */
+function hopOf(finding: Finding, controllerName: string | null): Hop | undefined {
+  if (finding.severity !== 'error' || WAITING_REASONS.has(finding.reason)) return undefined
+  const like =
+    controllerReason(findController(controllerName), finding.condition, finding.reason)?.like ??
+    finding.reason
+  if (LISTENER_REASONS.has(like)) return 'listener'
+  if (BACKEND_REASONS.has(like)) return 'backend'
+  // another reason on ResolvedRefs is still about references
+  return finding.condition === 'ResolvedRefs' ? 'backend' : 'route'
+}
 
 export function parentChain(route: RouteObject, parent: ParentVerdict, world: World): ChainLink[] {
   const ref = parent.parentRef
-  const reasons = new Set(parent.findings.map((f) => f.reason))
-  const failedConditions = new Set(
-    parent.findings.filter((f) => f.severity === 'error').map((f) => f.condition)
-  )
+  const findings = parent.findings
+  const hops = new Set(findings.map((f) => hopOf(f, parent.controllerName)))
+  const emptyRuleFindings = findings.filter((f) => reportsEmptyRules(f.message, route))
   const routeLink: ChainLink = {
     label: `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`,
-    state: 'ok'
+    state: hops.has('route') ? 'broken' : 'ok'
   }
-  const parentLabel = `${ref.kind} ${ref.namespace}/${ref.name}`
+  // the listener is a hop of its own: the parent's link names the object only
+  const bare = formatParentRef({ ...ref, sectionName: undefined, port: undefined })
+  const parentLabel = ref.kind === 'Gateway' ? `Gateway ${bare}` : bare
   if (ref.kind !== 'Gateway') {
-    return [routeLink, { label: parentLabel, state: stateOf(parent.verdict) }]
+    const state = hops.has('route') ? 'ok' : stateOf(parent.verdict)
+    return [routeLink, { label: parentLabel, state }]
   }
   const gateway = findGateway(world, ref.namespace, ref.name)
   const gatewayKnown = gateway !== undefined || canSee(world, 'gateways', ref.namespace)
@@ -42,21 +78,42 @@ export function parentChain(route: RouteObject, parent: ParentVerdict, world: Wo
   const selected = selectListeners(listenersOf(gateway), ref).filter(
     (l) => ref.sectionName !== undefined || takesKind(l, statuses, route.kind)
   )
-  const attachmentFailed =
-    failedConditions.has('Accepted') || [...reasons].some((r) => ATTACHMENT_REASONS.has(r))
   const listenerLink: ChainLink = {
     label:
       selected.length === 0
         ? `no listener${ref.sectionName ? ` named ${ref.sectionName}` : ''}${ref.port ? ` on port ${ref.port}` : ''}`
         : `listener${selected.length > 1 ? 's' : ''} ${selected.map((l) => l.name).join(', ')}`,
-    state: selected.length === 0 || attachmentFailed ? 'broken' : acceptedState(parent)
+    state:
+      selected.length === 0 || hops.has('listener')
+        ? 'broken'
+        : hops.has('route')
+          ? 'ok'
+          : acceptedState(parent)
   }
-  const refsFailed = failedConditions.has('ResolvedRefs')
+  // a reason about rules without backendRefs says nothing against the backends other rules name
+  const backendsBroken = findings.some(
+    (f) => hopOf(f, parent.controllerName) === 'backend' && !emptyRuleFindings.includes(f)
+  )
+  const backends =
+    emptyRuleFindings.length > 0 && !backendsBroken
+      ? verifiedBackendLinks(route, world)
+      : backendLinks(
+          route,
+          world,
+          backendsBroken ? 'broken' : resolvedState(parent),
+          new Set(findings.map((f) => f.reason))
+        )
   return [
     routeLink,
     gatewayLink,
     listenerLink,
-    ...backendLinks(route, world, refsFailed ? 'broken' : resolvedState(parent), reasons)
+    ...backends,
+    ...(emptyRuleFindings.length > 0
+      ? emptyRules(route).map((rule) => ({
+          label: `rule ${rule.index}: no backendRefs`,
+          state: 'broken' as const
+        }))
+      : [])
   ]
 }
 
@@ -74,10 +131,20 @@ const acceptedState = (parent: ParentVerdict): ChainLink['state'] =>
 const resolvedState = (parent: ParentVerdict): ChainLink['state'] =>
   conditionState(parent, 'ResolvedRefs')
 
+/** Backends whose Service was read and has the port are ok; the rest unknown. */
+function verifiedBackendLinks(route: RouteObject, world: World): ChainLink[] {
+  return routeBackendRefs(route).map((ref) => {
+    const service = isServiceRef(ref) ? findService(world, ref.namespace, ref.name) : undefined
+    const resolves =
+      service !== undefined && servicePortsOf(service).some((p) => p.port === ref.port)
+    return { label: describeBackendRef(ref), state: resolves ? 'ok' : 'unknown' }
+  })
+}
+
 /**
- * One link per backendRef. When ResolvedRefs failed, a backend whose Service is known to be missing,
- * or that crosses namespaces under RefNotPermitted, is the broken one; if none can be singled out,
- * every backend is marked.
+ * One link per backendRef. When a backend reason failed, a backend whose Service is known to be
+ * missing, or that crosses namespaces under RefNotPermitted, is the broken one; if none can be singled
+ * out, every backend is marked.
  */
 function backendLinks(
   route: RouteObject,

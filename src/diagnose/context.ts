@@ -9,7 +9,13 @@ export interface DiagnosisContext {
   /** absent for route-level findings (NoParentRefs) */
   parent?: ParentVerdict
   controller?: ControllerInfo
+  /** every parent verdict of the Route, this one included: what the same controller did elsewhere */
+  parents?: ParentVerdict[]
+  /** other Routes the run holds (the dump's, the gate's), for conflicts and controller liveness */
+  routes?: RouteObject[]
   now?: Date
+  /** what `now` is: the clock at the end of a live run, or the newest timestamp in a dump */
+  clock?: 'live' | 'dump'
 }
 
 /** The sharpened explanation; any field left out falls back to the reason catalogs. */

@@ -7,7 +7,10 @@ import {
   explainUnsupportedProtocol
 } from './backends.ts'
 import { parentChain } from './chain.ts'
+import { CONFLICT_REASONS, explainConflict } from './conflicts.ts'
 import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
+import { contradiction } from './contradictions.ts'
+import type { Contradiction } from './contradictions.ts'
 import { controllerLabel, controllerReason, findController } from './controllers.ts'
 import {
   explainNoMatchingListenerHostname,
@@ -25,6 +28,7 @@ import type {
   ParentResult,
   ParentVerdict,
   Problem,
+  RouteObject,
   RouteResult,
   RouteVerdict,
   SourcePosition,
@@ -35,6 +39,10 @@ export interface ExplainOptions {
   source?: SourcePosition
   /** the clock for "stale for how long"; without it durations are left out */
   now?: Date
+  /** `dump`: `now` is the newest timestamp a dump holds, not the time of reading it */
+  clock?: 'live' | 'dump'
+  /** other Routes the run holds (the dump's, the gate's), for conflicts and controller liveness */
+  routes?: RouteObject[]
 }
 
 const GATHERERS: Record<string, Gatherer> = {
@@ -54,7 +62,8 @@ const GATHERERS: Record<string, Gatherer> = {
   Pending: explainConditionGap,
   NoParentRefs: explainNoParentRefs,
   Terminating: explainTerminating,
-  FallBack: explainFallBack
+  FallBack: explainFallBack,
+  ...Object.fromEntries([...CONFLICT_REASONS].map((reason) => [reason, explainConflict]))
 }
 
 export function explainRoute(
@@ -63,7 +72,13 @@ export function explainRoute(
   options: ExplainOptions = {}
 ): RouteResult {
   const { route } = verdict
-  const base = { route, world, ...(options.now ? { now: options.now } : {}) }
+  const base = {
+    route,
+    world,
+    parents: verdict.parents,
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.now ? { now: options.now, clock: options.clock ?? 'live' } : {})
+  }
   const result: RouteResult = {
     kind: route.kind,
     apiVersion: route.apiVersion,
@@ -131,7 +146,9 @@ function toProblem(context: DiagnosisContext): Problem {
   const full: DiagnosisContext = { ...context, ...(controller ? { controller } : {}) }
   const custom = controllerReason(controller, finding.condition, finding.reason)
   const entry = reasonEntry(finding.reason)
-  const diagnosis = gather(GATHERERS[custom?.like ?? finding.reason], full)
+  const gathered = gather(GATHERERS[custom?.like ?? finding.reason], full)
+  const disagreement = contradiction(full)
+  const diagnosis = disagreement ? disagree(gathered, disagreement, full, controllerName) : gathered
   const known = custom !== undefined || entry !== undefined
   const evidence = unique(diagnosis.evidence)
   if (!known) {
@@ -160,6 +177,27 @@ function toProblem(context: DiagnosisContext): Problem {
   if (evidence.length > 0) problem.evidence = evidence
   if (diagnosis.fix) problem.fix = diagnosis.fix
   return problem
+}
+
+/**
+ * The controller's reason against route-gate's reads: say that they disagree and what that means,
+ * never the fix for a cause that the reads show is gone.
+ */
+function disagree(
+  gathered: Diagnosis,
+  found: Contradiction,
+  context: DiagnosisContext,
+  controllerName: string | undefined
+): Diagnosis {
+  const { finding, route } = context
+  const who = controllerLabel(controllerName)
+  return {
+    title: `${finding.reason} disagrees with what route-gate read: ${found.facts[0]?.replace(/\.$/, '') ?? ''}`,
+    remediation:
+      `The controller's reason and the cluster disagree. ${who} most likely wrote this status before the cluster changed and has not caught up yet (route-gate's fail-fast does not stop at such a failure). ` +
+      `If it stays this way, ${who} cannot see what route-gate sees: check that it watches namespace ${route.metadata.namespace} and the backends' namespaces, that it may read ${found.reads}, and read its logs for this ${route.kind}.`,
+    evidence: [...found.facts, ...gathered.evidence]
+  }
 }
 
 function unknownTitle(finding: Finding, controllerName: string | undefined): string {

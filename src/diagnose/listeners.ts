@@ -2,6 +2,7 @@
 // (NotAllowedByListeners), which hostnames would match (NoMatchingListenerHostname), and which
 // listener names and ports exist (NoMatchingParent).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { controllerLabel } from './controllers.ts'
 import { acceptedHostnames, hostnameFor } from './hostnames.ts'
 import { listenerKinds, protocolKinds, selectListeners, takesKind } from './listener-selection.ts'
 import { nearestNames, oneOf } from './nearest.ts'
@@ -215,6 +216,23 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   return diagnosis
 }
 
+/**
+ * What route-gate read that says a NotAllowedByListeners is not true: a listener the parentRef selects
+ * admits the Route's namespace and kind by its spec. Empty when nothing contradicts it.
+ */
+export function refuteNotAllowedByListeners(context: DiagnosisContext): string[] {
+  const found = gatewayListeners(context)
+  if (!('gateway' in found)) return []
+  const { route, world } = context
+  return found.selected
+    .map((l) => admission(l, found.gateway, route, world))
+    .filter((a) => admits(a) && a.namespace === 'ok' && a.why.length === 0)
+    .map(
+      (a) =>
+        `By its spec, listener ${describeListener(a.listener)} of Gateway ${gatewayName(found.ref)} admits this ${route.kind} from namespace ${route.metadata.namespace}.`
+    )
+}
+
 export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
   if (!('gateway' in found)) return found
@@ -242,6 +260,9 @@ export function explainNoMatchingListenerHostname(context: DiagnosisContext): Di
       suggestions.push(hostnameFor(l.hostname, hostnames[0]))
     }
   }
+  const intersecting = candidates.filter((l) => acceptedHostnames(l.hostname, hostnames).length > 0)
+  if (intersecting.length > 0)
+    return specDisagrees(context, name, hostnames, intersecting, evidence)
   const remedies: string[] = []
   const withHostname = candidates.filter((l) => l.hostname !== undefined)
   if (suggestions.length > 0) {
@@ -273,6 +294,36 @@ export function explainNoMatchingListenerHostname(context: DiagnosisContext): Di
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
   return diagnosis
+}
+
+/**
+ * By the spec's intersection rules a selected listener takes the Route's hostnames, yet the controller
+ * says none matches: say that the two readings disagree, never "change the listener hostname".
+ */
+function specDisagrees(
+  context: DiagnosisContext,
+  gateway: string,
+  hostnames: string[],
+  intersecting: Listener[],
+  evidence: string[]
+): Diagnosis {
+  const who = controllerLabel(context.finding.controllerName ?? context.parent?.controllerName)
+  const described = intersecting.map(
+    (l) =>
+      `listener ${l.name} (${l.hostname === undefined ? 'no hostname: any' : `hostname ${l.hostname}`})`
+  )
+  for (const l of intersecting) {
+    const taken = acceptedHostnames(l.hostname, hostnames)
+    evidence.push(
+      `By the Gateway API rules, listener ${describeListener(l)} takes ${taken.length > 0 && hostnames.length > 0 ? listing(taken) : 'the Route, which sets no hostnames'}.`
+    )
+  }
+  const routeNames = hostnames.length > 0 ? listing(hostnames) : '(none: any hostname)'
+  return {
+    title: `The hostnames ${routeNames} intersect ${listing(described)} of Gateway ${gateway} by the spec; ${who} does not accept them`,
+    remediation: `route-gate's reading and the controller's disagree: by the spec's hostname rules ${listing(described)} accepts ${routeNames}, but ${who} reports NoMatchingListenerHostname. Read its message and documentation on hostname matching (some implementations take only exact or narrower hostnames), and check whether the status predates a change of the Gateway or the Route.`,
+    evidence
+  }
 }
 
 export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {

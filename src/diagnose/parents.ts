@@ -17,7 +17,7 @@ import {
   listenerStatusesOf,
   listenersOf,
   namesIn,
-  readConditions
+  conditionsOf
 } from './world.ts'
 import { selectListeners } from './listener-selection.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
@@ -88,7 +88,7 @@ function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Dia
 
 /** Whether any controller has written a Gateway's status: the CRD default is Pending without observedGeneration. */
 function statusWritten(gateway: KubeObject): boolean {
-  return readConditions(gateway.status).some(
+  return conditionsOf(gateway.status).some(
     (c) => c.observedGeneration !== undefined || (c.reason !== undefined && c.reason !== 'Pending')
   )
 }
@@ -104,7 +104,7 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
   if (!gateway) return []
   const lines: string[] = []
   const name = gatewayName(ref)
-  const conditions = readConditions(gateway.status)
+  const conditions = conditionsOf(gateway.status)
   const accepted = conditionOf(conditions, 'Accepted')
   if (accepted && accepted.status !== 'True')
     lines.push(`Gateway ${name} is not Accepted: ${describeCondition(accepted)}.`)
@@ -130,7 +130,7 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
   const className = gatewayClassNameOf(gateway)
   const gatewayClass = className ? findGatewayClass(world, className) : undefined
   if (gatewayClass) {
-    const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+    const classAccepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
     // Some controllers never write class status (Contour's static provisioning leaves it
     // Unknown/Pending); a Gateway the controller accepted shows it runs, so only a rejection counts then.
     const gatewayAccepted = accepted?.status === 'True'
@@ -147,6 +147,8 @@ export function parentHealth(ref: ParentRef, world: World): string[] {
 export function explainNoStatus(context: DiagnosisContext): Diagnosis {
   const ref = context.parent?.parentRef
   if (!ref) return { evidence: [] }
+  const unknownOwner = ownerBlindSpots(ref, context.world)
+  if (unknownOwner) return ownerCannotBeTold(context, ref, unknownOwner)
   const others = (context.parent?.otherControllers ?? []).map(
     (o) =>
       `${controllerLabel(o.controllerName)} wrote an entry for this parentRef, but it does not own the parent.`
@@ -158,6 +160,53 @@ export function explainNoStatus(context: DiagnosisContext): Diagnosis {
         ? gatewayParent(context, ref)
         : { evidence: [] }
   return { ...diagnosis, evidence: [...diagnosis.evidence, ...others] }
+}
+
+/**
+ * Why the owner of a Gateway parent cannot be known: the Gateways, or the GatewayClass the Gateway
+ * names, are not in what was read. Undefined when the owner can be looked up.
+ */
+function ownerBlindSpots(
+  ref: ParentRef,
+  world: World
+): { missing: string[]; blind: string[] } | undefined {
+  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) return undefined
+  const gateway = findGateway(world, ref.namespace, ref.name)
+  if (!gateway) {
+    const blind = blindSpots(world, 'gateways', ref.namespace)
+    return blind.length > 0 ? { missing: ['Gateways', 'GatewayClasses'], blind } : undefined
+  }
+  const className = gatewayClassNameOf(gateway) ?? ''
+  if (findGatewayClass(world, className)) return undefined
+  const blind = blindSpots(world, 'gatewayclasses')
+  return blind.length > 0 ? { missing: ['GatewayClasses'], blind } : undefined
+}
+
+/** Say only what is known: without the Gateway and its class, nobody can tell who should report. */
+function ownerCannotBeTold(
+  context: DiagnosisContext,
+  ref: ParentRef,
+  unknown: { missing: string[]; blind: string[] }
+): Diagnosis {
+  const name = gatewayName(ref)
+  const { world } = context
+  const fromDump = world.partial === true && world.unreadable.length === 0
+  const others = (context.parent?.otherControllers ?? []).map(
+    (o) =>
+      `${controllerLabel(o.controllerName)} wrote an entry for this parentRef without an Accepted condition; it was not judged.`
+  )
+  const plurals = unknown.missing.map((k) => k.toLowerCase()).join(',')
+  return {
+    title: `Which controller owns Gateway ${name}, and whether it reported on this parentRef, cannot be told without the ${listing(unknown.missing)}`,
+    remediation: fromDump
+      ? `Add the ${listing(unknown.missing)} to the dump (kubectl get ${plurals} -A -o yaml) and judge it again.`
+      : `Let route-gate read the ${listing(unknown.missing)} (get and list on ${plurals}) so it can tell which controller owns Gateway ${name}.`,
+    evidence: [
+      ...unknown.blind,
+      `Without them the owner of Gateway ${name} is unknown, so only status entries with an Accepted condition were judged, and none names this parentRef.`,
+      ...others
+    ]
+  }
 }
 
 function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
@@ -200,11 +249,13 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
   }
   const controllerName = controllerNameOf(gatewayClass) ?? ''
   const who = controllerLabel(controllerName)
-  const classAccepted = conditionOf(readConditions(gatewayClass.status), 'Accepted')
+  const classAccepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
   if (!classAccepted || classAccepted.status === 'Unknown') {
     evidence.push(
       `GatewayClass ${className} names controller ${controllerName} and has not been accepted by it (${classAccepted ? describeCondition(classAccepted) : 'no Accepted condition'}).`
     )
+    const served = servedSiblings(world, gateway, className)
+    if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
     if (!statusWritten(gateway))
       evidence.push(`No controller has written status on Gateway ${name} either.`)
     return {
@@ -236,6 +287,41 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
   return {
     title: `${who} wrote no status for this ${route.kind} on Gateway ${name}`,
     remediation: `${who} serves Gateway ${name} but has not reported on this ${route.kind}: check that it watches namespace ${route.metadata.namespace}, that it supports ${route.kind} (the listeners' supportedKinds) and its logs.`,
+    evidence
+  }
+}
+
+/** Other Gateways of the same class that a controller accepted or programmed: it runs. */
+function servedSiblings(world: World, gateway: KubeObject, className: string): KubeObject[] {
+  return world.gateways.filter(
+    (g) =>
+      g !== gateway &&
+      gatewayClassNameOf(g) === className &&
+      statusWritten(g) &&
+      conditionsOf(g.status).some(
+        (c) => (c.type === 'Accepted' || c.type === 'Programmed') && c.status === 'True'
+      )
+  )
+}
+
+/** The class's controller serves another Gateway of the class, not this one: it runs, so never "start it". */
+function runsElsewhere(
+  name: string,
+  ref: ParentRef,
+  className: string,
+  served: KubeObject[],
+  who: string,
+  evidence: string[]
+): Diagnosis {
+  const names = served.map((g) =>
+    gatewayName({ namespace: g.metadata.namespace ?? '', name: g.metadata.name })
+  )
+  evidence.push(
+    `Gateway${names.length > 1 ? 's' : ''} ${listing(names.slice(0, 5))} of the same class ${names.length > 1 ? 'are' : 'is'} Accepted or Programmed: the controller runs.`
+  )
+  return {
+    title: `${who} runs but does not serve Gateway ${name}`,
+    remediation: `${who} serves ${listing(names.slice(0, 5))} of class ${className} but has not taken Gateway ${name}. A controller can be pinned to one Gateway (Contour's static provisioning serves only the Gateway named in its configuration), or watch only some namespaces: check its configuration for the Gateway it serves and the namespaces it watches (namespace ${ref.namespace}), or attach the Route to a Gateway it serves.`,
     evidence
   }
 }

@@ -96,7 +96,7 @@ export const SYNTHETIC_REASONS: Record<string, ReasonEntry> = {
     conditions: [],
     title: 'A required condition is missing',
     remediation:
-      'The controller wrote status without this condition; check whether it supports this Route kind and condition, or drop the condition from the required list.'
+      'The controller wrote status without this condition; check whether it supports this Route kind and condition.'
   },
   ConditionUnknown: {
     conditions: [],

@@ -153,6 +153,27 @@ export function routeRules(route: RouteObject): Rule[] {
   })
 }
 
+/**
+ * Rules that send nowhere: no backendRefs (a mirror does not count) and no RequestRedirect. Gateway
+ * API allows them; the data plane answers their requests with 500.
+ */
+export function emptyRules(route: RouteObject): Rule[] {
+  return routeRules(route).filter(
+    (rule) =>
+      rule.backendRefs.every((ref) => ref.where.includes('RequestMirror')) &&
+      !rule.filters.some((f) => f.type === 'RequestRedirect')
+  )
+}
+
+/** The message is about rules without backendRefs (Contour: "At least one Spec.Rules.BackendRef must be specified.") and the Route has such rules. */
+export function reportsEmptyRules(message: string | undefined, route: RouteObject): boolean {
+  if (!message) return false
+  const about =
+    /\b(at least one|no|without|missing|empty)\b[^.]{0,40}backend/i.test(message) ||
+    /backend\s*refs?\b[^.]{0,30}(must be specified|required|empty|missing)/i.test(message)
+  return about && emptyRules(route).length > 0
+}
+
 export function routeBackendRefs(route: RouteObject): BackendRef[] {
   return routeRules(route).flatMap((rule) => rule.backendRefs)
 }

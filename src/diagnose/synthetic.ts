@@ -2,58 +2,146 @@
 // (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs).
 import { controllerLabel } from './controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeCondition, formatDuration, listing } from './text.ts'
+import { describeCondition, formatDuration, listing, quoted } from './text.ts'
 import { yamlScalar } from './yaml.ts'
+import { readEntries } from '../model/entries.ts'
+import { formatParentRef } from '../model/parent-ref.ts'
+import type { Condition } from '../model/types.ts'
 
 export function explainStaleStatus(context: DiagnosisContext): Diagnosis {
-  const { finding, now } = context
-  const who = controllerLabel(finding.controllerName ?? context.parent?.controllerName)
+  const { finding } = context
+  const controllerName = finding.controllerName ?? context.parent?.controllerName ?? undefined
+  const who = controllerLabel(controllerName)
   const evidence: string[] = []
   const { generation, observedGeneration } = finding
   const what = finding.condition ?? 'The status'
-  if (generation !== undefined && observedGeneration !== undefined) {
-    evidence.push(
-      `${what} was written for generation ${observedGeneration}; the Route is at generation ${generation}.`
-    )
-  }
-  let since = ''
-  const changed = finding.lastTransitionTime ? Date.parse(finding.lastTransitionTime) : NaN
-  if (!Number.isNaN(changed)) {
-    const age = now ? ` (${formatDuration(now.getTime() - changed)} ago)` : ''
-    evidence.push(`${what} last changed at ${finding.lastTransitionTime ?? ''}${age}.`)
-    if (now) since = ` for at least ${formatDuration(now.getTime() - changed)}`
-  }
   const behind =
     generation !== undefined && observedGeneration !== undefined
       ? generation - observedGeneration
       : undefined
+  if (behind !== undefined) {
+    evidence.push(
+      `${what} was written for generation ${observedGeneration}; the Route is at generation ${generation} (${behind} generation${behind === 1 ? '' : 's'} behind).`
+    )
+  }
+  const changed = finding.lastTransitionTime ? Date.parse(finding.lastTransitionTime) : NaN
+  if (!Number.isNaN(changed)) {
+    const age = ageOf(changed, context)
+    evidence.push(
+      `${what} last changed at ${finding.lastTransitionTime ?? ''}${age ? `, ${age.text}` : ''}.`
+    )
+    if (age) {
+      // the spec changed after the controller last wrote this status, which is at or after the
+      // transition: the age of the transition bounds the lag from above, never from below
+      evidence.push(
+        `The spec changed after that, so ${who} has been behind for at most ${formatDuration(age.ms)}.`
+      )
+    }
+  }
+  const target = generation === undefined ? 'the current spec' : `generation ${generation}`
+  const alive = controllerName
+    ? currentElsewhere(context, controllerName, Number.isNaN(changed) ? undefined : changed)
+    : undefined
+  if (alive) evidence.push(`${who} wrote status for the current spec of ${alive}.`)
   return {
     title:
       behind !== undefined
         ? `Status is ${behind} generation${behind === 1 ? '' : 's'} behind the Route (observed ${observedGeneration}, current ${generation})`
         : 'The status describes an older generation of the Route',
-    remediation: `${who} has not processed the current spec${since}: it is lagging or stopped. Check that its pods run and read their logs for this Route; a Route it cannot parse can also stall it.`,
+    remediation: alive
+      ? `${who} is running (it wrote current status for ${alive}) but has not processed ${target} of this Route: it may not have reached it yet, or it cannot process it. Read its logs for this Route.`
+      : `${who} has not processed ${target} of this Route: it is lagging or stopped. Check that its pods run and read their logs for this Route; a Route it cannot parse can also stall it.`,
     evidence
   }
 }
 
+/** "42m before now", "3h 5m before the newest timestamp in the dump (…)"; none without a clock. */
+function ageOf(at: number, context: DiagnosisContext): { ms: number; text: string } | undefined {
+  const { now } = context
+  if (!now) return undefined
+  const ms = now.getTime() - at
+  const before =
+    context.clock === 'dump'
+      ? `before the newest timestamp in the dump (${now.toISOString()})`
+      : 'before now'
+  return { ms, text: `${formatDuration(ms)} ${before}` }
+}
+
+/**
+ * Another parent of this Route, or another Route, whose status the same controller wrote for the
+ * current generation, no earlier than `since`: proof that the controller runs.
+ */
+function currentElsewhere(
+  context: DiagnosisContext,
+  controllerName: string,
+  since: number | undefined
+): string | undefined {
+  const recent = (conditions: Condition[]): boolean =>
+    since === undefined ||
+    conditions.some(
+      (c) => c.lastTransitionTime !== undefined && Date.parse(c.lastTransitionTime) >= since
+    )
+  for (const parent of context.parents ?? []) {
+    if (parent === context.parent || parent.controllerName !== controllerName) continue
+    const proven = parent.conditions.filter((c) => c.observedGeneration !== undefined)
+    if (proven.length > 0 && proven.every((c) => c.fresh !== false) && recent(proven)) {
+      return `parent ${formatParentRef(parent.parentRef)} of this Route`
+    }
+  }
+  const { route } = context
+  for (const other of context.routes ?? []) {
+    const { generation, namespace, name } = other.metadata
+    if (generation === undefined) continue
+    if (
+      other.kind === route.kind &&
+      namespace === route.metadata.namespace &&
+      name === route.metadata.name
+    )
+      continue
+    const current = readEntries(other.status, namespace, generation).some(
+      (entry) =>
+        entry.controllerName === controllerName &&
+        entry.conditions.length > 0 &&
+        entry.conditions.every((c) => c.observedGeneration === generation) &&
+        recent(entry.conditions)
+    )
+    if (current) return `${other.kind} ${namespace}/${name}`
+  }
+  return undefined
+}
+
+/** Conditions every Gateway API implementation must write on a Route parent: never optional. */
+const SPEC_REQUIRED = new Set(['Accepted', 'ResolvedRefs'])
+
 export function explainConditionGap(context: DiagnosisContext): Diagnosis {
-  const { finding } = context
+  const { finding, route } = context
   const conditions = context.parent?.conditions ?? []
   const who = controllerLabel(finding.controllerName ?? context.parent?.controllerName)
+  // an implementation's own condition that is False (Reconciled, a Route-level Programmed) is
+  // usually why the required one is missing or undecided
+  const negative = conditions.filter((c) => c.status === 'False' && c.type !== finding.condition)
   const diagnosis: Diagnosis = {
     evidence: [
+      ...negative.map((c) => `${who} reports ${describeCondition(c)}.`),
       conditions.length === 0
         ? `${who} wrote an entry for this parent with no conditions.`
         : `${who} wrote: ${conditions.map(describeCondition).join('; ')}.`
     ]
   }
+  const why = negative[0]
   if (finding.reason === 'ConditionMissing' && finding.condition) {
-    diagnosis.title = `${who} wrote no ${finding.condition} condition`
+    diagnosis.title = `${who} wrote no ${finding.condition} condition${why ? `; it reports ${why.type}=False (${why.reason ?? 'no reason'})` : ''}`
+    diagnosis.remediation = why
+      ? `Fix what ${why.type}=False says${why.message ? ` ("${quoted(why.message)}")` : ''}; ${who} writes ${finding.condition} once it has processed the ${route.kind}.`
+      : SPEC_REQUIRED.has(finding.condition)
+        ? `Gateway API requires every implementation to write ${finding.condition} on each parent: ${who} has not finished processing this ${route.kind}, or does not support it. Read its logs for this ${route.kind} and check that it supports ${route.kind}.`
+        : `${who} does not write ${finding.condition} on this ${route.kind}: check whether it supports this condition for ${route.kind}, or remove ${finding.condition} from the conditions input.`
   }
   if (finding.reason === 'ConditionUnknown' && finding.condition) {
     const reason = finding.conditionReason ? ` (${finding.conditionReason})` : ''
     diagnosis.title = `${finding.condition} is Unknown${reason}: ${who} has not decided yet`
+    if (why)
+      diagnosis.remediation = `Fix what ${why.type}=False says${why.message ? ` ("${quoted(why.message)}")` : ''}; ${who} decides ${finding.condition} once it has processed the ${route.kind}.`
   }
   return diagnosis
 }

@@ -17,16 +17,15 @@ export function describeCondition(c: {
   return `${c.type}=${c.status}${reason}${message ? `: ${message}` : ''}`
 }
 
-/** "45s", "12m", "3h 5m", "2d 4h" */
+/** "4.2s", "1m 4s", "2h 5m", "2d 4h": elapsed times in progress lines and ages in evidence alike. */
 export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000))
-  if (s < 60) return `${s}s`
-  const m = Math.floor(s / 60)
-  if (m < 60) return `${m}m`
-  const h = Math.floor(m / 60)
-  if (h < 48) return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`
-  const d = Math.floor(h / 24)
-  return h % 24 === 0 ? `${d}d` : `${d}d ${h % 24}h`
+  const seconds = Math.max(0, ms) / 1000
+  if (seconds < 60) return `${seconds.toFixed(1)}s`
+  const whole = Math.round(seconds)
+  if (whole < 3600) return `${Math.floor(whole / 60)}m ${whole % 60}s`
+  const hours = Math.floor(whole / 3600)
+  if (hours < 48) return `${hours}h ${Math.floor((whole % 3600) / 60)}m`
+  return `${Math.floor(hours / 24)}d ${hours % 24}h`
 }
 
 export function unique<T>(items: T[]): T[] {

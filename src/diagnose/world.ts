@@ -49,7 +49,7 @@ export interface ServicePort {
 type Resource =
   'gateways' | 'gatewayclasses' | 'namespaces' | 'services' | 'referencegrants' | 'listenersets'
 
-const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial'>> = {
+const ARRAYS: Record<Resource, keyof Omit<World, 'unreadable' | 'partial' | 'served'>> = {
   gateways: 'gateways',
   gatewayclasses: 'gatewayClasses',
   namespaces: 'namespaces',
@@ -127,7 +127,8 @@ function readGroupKinds(raw: unknown[] | undefined): RouteGroupKind[] {
   })
 }
 
-export function readConditions(holder: unknown): Condition[] {
+/** The conditions of a Gateway, class or listener status as written: no Route generation to judge them by. */
+export function conditionsOf(holder: unknown): Condition[] {
   return (arrayField(holder, 'conditions') ?? []).flatMap((raw) => parseCondition(raw) ?? [])
 }
 
@@ -163,7 +164,7 @@ export function listenerStatusesOf(gateway: KubeObject): ListenerStatus[] {
   return (arrayField(gateway.status, 'listeners') ?? []).flatMap((raw) => {
     const name = stringField(raw, 'name')
     if (!name) return []
-    const status: ListenerStatus = { name, conditions: readConditions(raw) }
+    const status: ListenerStatus = { name, conditions: conditionsOf(raw) }
     const kinds = arrayField(raw, 'supportedKinds')
     if (kinds) status.supportedKinds = readGroupKinds(kinds)
     return [status]

@@ -68,6 +68,8 @@ export interface World {
   unreadable: string[]
   /** true when a kind was simply not present in the source (e.g. a dump without Services). */
   partial?: boolean
+  /** the apiVersion the cluster serves for a Gateway API kind (discovery), e.g. ReferenceGrant: gateway.networking.k8s.io/v1 */
+  served?: Record<string, string>
 }
 
 export interface ParentRef {

@@ -4,7 +4,7 @@
 
 import type { Problem, Report, RouteResult } from '../model/types.ts'
 import { safeLogLine, truncate } from './escape.ts'
-import { parentLabel, problemReason, routeId } from './labels.ts'
+import { formatParentRef, problemReason, routeId } from './labels.ts'
 
 export interface Annotation {
   level: 'error' | 'warning'
@@ -39,7 +39,7 @@ function routeMessage(route: RouteResult): string {
     ...(route.problems ?? []).flatMap((problem) => problemLines('Route', problem)),
     ...route.parents.flatMap((parent) =>
       parent.problems.flatMap((problem) =>
-        problemLines(`parent ${parentLabel(parent.parentRef)} (${parent.verdict})`, problem)
+        problemLines(`parent ${formatParentRef(parent.parentRef)} (${parent.verdict})`, problem)
       )
     )
   ]

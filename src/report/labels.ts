@@ -1,31 +1,13 @@
 // Plain-text names shared by every rendering. They are raw cluster text: each renderer escapes them for
 // its medium.
 
-import { GATEWAY_GROUP } from '../model/types.ts'
-import type { ChainLink, Condition, ParentRef, Problem } from '../model/types.ts'
+import { parseCondition } from '../model/entries.ts'
+import { formatParentRef, normalizeParentRef } from '../model/parent-ref.ts'
+import type { ChainLink, Condition, Problem } from '../model/types.ts'
+import { arrayField, stringField } from '../model/unknown.ts'
+export { formatDuration } from '../diagnose/text.ts'
+export { formatParentRef } from '../model/parent-ref.ts'
 export { routeId } from '../model/route-id.ts'
-
-/** "infra/edge (listener https)" for a Gateway; other parents (mesh Services) carry their kind. */
-export function parentLabel(ref: ParentRef): string {
-  const isGateway = ref.kind === 'Gateway' && ref.group === GATEWAY_GROUP
-  const scope = [
-    ref.sectionName === undefined
-      ? undefined
-      : `${isGateway ? 'listener' : 'section'} ${ref.sectionName}`,
-    ref.port === undefined ? undefined : `port ${ref.port}`
-  ].filter((part) => part !== undefined)
-  const name = `${isGateway ? '' : `${ref.kind} `}${ref.namespace}/${ref.name}`
-  return scope.length === 0 ? name : `${name} (${scope.join(', ')})`
-}
-
-/** "4.2s", "1m 4s", "2h 5m". */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, ms) / 1000
-  if (seconds < 60) return `${seconds.toFixed(1)}s`
-  const whole = Math.round(seconds)
-  if (whole < 3600) return `${Math.floor(whole / 60)}m ${whole % 60}s`
-  return `${Math.floor(whole / 3600)}h ${Math.floor((whole % 3600) / 60)}m`
-}
 
 /** "Accepted=False (NotAllowedByListeners)", "Accepted=True"; "stale" when the controller has not seen the spec. */
 export function conditionLabel(condition: Condition): string {
@@ -53,4 +35,14 @@ export function chainLabel(
   return chain
     .map((link) => `${mark[link.state]}${mark[link.state] ? ' ' : ''}${text(link.label)}`)
     .join(' → ')
+}
+
+/** "infra/old#http by projectcontour.io/gateway-controller: Accepted=True, ResolvedRefs=True" for a status entry no parentRef claims. */
+export function orphanLabel(entry: Record<string, unknown>, routeNamespace: string): string {
+  const parent = formatParentRef(normalizeParentRef(entry.parentRef, routeNamespace))
+  const controller = stringField(entry, 'controllerName')
+  const conditions = (arrayField(entry, 'conditions') ?? []).flatMap(
+    (raw) => parseCondition(raw) ?? []
+  )
+  return `${parent}${controller ? ` by ${controller}` : ''}${conditions.length > 0 ? `: ${conditions.map(conditionLabel).join(', ')}` : ''}`
 }

@@ -3,7 +3,7 @@
 
 import type { RouteVerdict, Verdict } from '../model/types.ts'
 import { safeLogLine } from './escape.ts'
-import { formatDuration, parentLabel, routeId } from './labels.ts'
+import { formatDuration, formatParentRef, routeId } from './labels.ts'
 
 function stateLabel(verdict: Verdict, reason: string | undefined): string {
   return reason === undefined ? verdict : `${verdict} (${reason})`
@@ -43,7 +43,7 @@ export class ProgressLog {
       parents.forEach((parent, index) => {
         record(
           `${routeKey}\u0000${index}`,
-          `${name}: parent ${parentLabel(parent.parentRef)}`,
+          `${name}: parent ${formatParentRef(parent.parentRef)}`,
           stateLabel(parent.verdict, parent.findings[0]?.reason)
         )
       })

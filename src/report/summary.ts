@@ -8,7 +8,7 @@ import {
   chainLabel,
   conditionLabel,
   formatDuration,
-  parentLabel,
+  formatParentRef,
   problemReason,
   routeId
 } from './labels.ts'
@@ -128,7 +128,7 @@ function tableRows(route: RouteResult): string[] {
   const name = `${md(route.kind)} <code>${md(`${route.namespace}/${route.name}`)}</code>`
   const rows = route.parents.map((parent) => {
     const controller = parent.controllerName ? md(parent.controllerName) : '—'
-    return `| ${parentIcon(parent)} | ${name} | ${md(parentLabel(parent.parentRef))} | ${controller} | ${reasons(parent.problems)} |`
+    return `| ${parentIcon(parent)} | ${name} | ${md(formatParentRef(parent.parentRef))} | ${controller} | ${reasons(parent.problems)} |`
   })
   const routeProblems = route.problems ?? []
   if (routeProblems.length > 0 || route.parents.length === 0) {
@@ -197,7 +197,7 @@ function parentBlock(parent: ParentResult): string {
       ? []
       : [`Path: ${chainLabel(parent.chain, { ok: '✅', broken: '❌', unknown: '❔' }, md)}`]
   return [
-    `#### Parent ${md(parentLabel(parent.parentRef))}`,
+    `#### Parent ${md(formatParentRef(parent.parentRef))}`,
     facts.join(' · '),
     ...chain,
     ...parent.problems.map(problemBlock)

@@ -7,7 +7,8 @@ import {
   chainLabel,
   conditionLabel,
   formatDuration,
-  parentLabel,
+  formatParentRef,
+  orphanLabel,
   problemReason,
   routeId
 } from './labels.ts'
@@ -102,7 +103,7 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
   const warned = parent.verdict === 'ready' && parent.problems.length > 0
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
-    parent.controllerName ? safe(parent.controllerName) : 'no status from any controller',
+    parent.controllerName ? safe(parent.controllerName) : 'no status judged',
     ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition)))
   ]
   const chain =
@@ -112,7 +113,7 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
           `        path: ${chainLabel(parent.chain, { ok: '', broken: paint.failed('✗ BROKEN:'), unknown: '?' }, safe)}`
         ]
   return [
-    `    ${icon} parent ${safe(parentLabel(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
+    `    ${icon} parent ${safe(formatParentRef(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
     ...chain,
     ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint))
   ]
@@ -129,11 +130,20 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
       ? ''
       : `  ${paint.dim(safe(`${route.source.file}:${route.source.line}`))}`
   const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${source}`
-  if (route.verdict === 'ready' && !warned) return [head]
+  const orphans = route.orphans ?? []
+  const orphanLines =
+    orphans.length === 0
+      ? []
+      : [
+          `    ${paint.dim('status entries for no parentRef of this Route (not judged):')}`,
+          ...orphans.map((entry) => `      - ${safe(orphanLabel(entry, route.namespace))}`)
+        ]
+  if (route.verdict === 'ready' && !warned) return [head, ...orphanLines]
   return [
     head,
     ...problems.flatMap((problem) => problemLines(problem, '    ', paint)),
-    ...route.parents.flatMap((parent) => parentLines(parent, paint))
+    ...route.parents.flatMap((parent) => parentLines(parent, paint)),
+    ...orphanLines
   ]
 }
 

@@ -18,6 +18,7 @@ import {
   waitForRouteCondition,
   writeRouteStatus
 } from '../helpers/cluster.ts'
+import { writeState } from '../helpers/route-states.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 
 const gw = () => clusterEnv().gateway
@@ -377,5 +378,59 @@ spec:
     expect(result.elapsedMs).toBeLessThan(20_000)
     expect((await reportOf(result)).timedOut).toBe(false)
     expect(result.outputs.verdict).toBe('failed')
+  })
+
+  it('10. Contour RuleMatchConflict: the report names the older Route that holds the hostname and match', async () => {
+    const first = await testNamespace('e2e-conflict-a')
+    const second = await testNamespace('e2e-conflict-b')
+    const hostname = testHostname(first, 'shared')
+    await createService(first, 'api', [8080])
+    await createService(second, 'api', [8080])
+    await applyYaml(httpRoute({ ns: first, name: 'older', backend: 'api', hostname }), first)
+    await waitForRouteCondition('HTTPRoute', first, 'older', (r) =>
+      (r.status?.parents ?? []).some((p) =>
+        p.conditions.some((c) => c.type === 'Accepted' && c.status === 'True')
+      )
+    )
+    await applyYaml(httpRoute({ ns: second, name: 'newer', backend: 'api', hostname }), second)
+    const result = await gate({
+      routes: `httproute/${second}/newer`,
+      timeout: '60s',
+      'fail-fast': 'true'
+    })
+    expect(result.code, logOf(result)).toBe(1)
+    const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'RuleMatchConflict')
+    expect(problem?.title).toBe(
+      `HTTPRoute ${first}/older already holds hostname ${hostname} and match "path PathPrefix /" on Gateway ${gw().namespace}/${gw().name}`
+    )
+  })
+
+  it('9b. fail-fast keeps waiting through a BackendNotFound that the existing Service contradicts', async () => {
+    const ns = await testNamespace('e2e-catchup')
+    await createService(ns, 'backend', [8080])
+    await applyYaml(httpRoute({ ns, name: 'web', backend: 'backend', gateway: 'other' }), ns)
+    // the `other` Gateway's controller "has not caught up": BackendNotFound although backend:8080 exists
+    await writeState(ns, 'web', 'failed', 1)
+
+    // at the deadline: failed, and the report says the reason and the evidence disagree
+    const stuck = await gate({ routes: `httproute/${ns}/web`, timeout: '6s', 'fail-fast': 'true' })
+    expect(stuck.code, logOf(stuck)).toBe(1)
+    const report = await reportOf(stuck)
+    expect(report.timedOut).toBe(true)
+    const problem = problemsOf(report).find((p) => p.reason === 'BackendNotFound')
+    expect(problem?.title).toContain('BackendNotFound disagrees with what route-gate read')
+    expect(problem?.evidence).toContain(
+      `Service ${ns}/backend exists with port 8080 (rule 0 backendRef 0).`
+    )
+    expect(problem?.remediation).not.toMatch(/create/i)
+    expect(logOf(stuck)).toContain('fail-fast keeps waiting')
+
+    // the controller catches up while the gate waits: ready, not a fail-fast failure
+    const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s', 'fail-fast': 'true' })
+    await sleep(4000)
+    await writeState(ns, 'web', 'ready', 1)
+    const healed = await running
+    expect(healed.code, logOf(healed)).toBe(0)
+    expect(healed.outputs.verdict).toBe('ready')
   })
 })

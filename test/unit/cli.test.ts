@@ -51,6 +51,16 @@ describe('route-gate check --from-file (snapshot)', () => {
     })
   })
 
+  it('measures stale status from the newest timestamp in the dump, never from the time of reading', async () => {
+    const { stdout } = await runCli(['check', '--from-file', EXAMPLE, '--format', 'json'])
+    const search = (JSON.parse(stdout) as Report).routes.find((r) => r.name === 'search')
+    const evidence = search?.parents.flatMap((p) => p.problems.flatMap((x) => x.evidence ?? []))
+    expect(evidence).toContain(
+      'Accepted last changed at 2026-11-30T09:06:00Z, 1m 0s before the newest timestamp in the dump (2026-11-30T09:07:00.000Z).'
+    )
+    expect(evidence?.join(' ')).not.toContain('before now')
+  })
+
   it('prints readable text with the fix, and no color when not on a terminal', async () => {
     const { code, stdout } = await runCli(['check', '--from-file', EXAMPLE])
     expect(code).toBe(1)

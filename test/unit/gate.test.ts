@@ -113,6 +113,81 @@ describe('runGate', () => {
     expect(report.routes[0]?.parents[0]?.problems[0]?.reason).toBe('BackendNotFound')
   })
 
+  it('fail-fast does not stop at a BackendNotFound the cluster contradicts, and stops once it is confirmed', async () => {
+    const withBackend = (parents: Record<string, unknown>[]): RouteObject => {
+      const r = web(parents)
+      return {
+        ...r,
+        spec: { ...(r.spec as object), rules: [{ backendRefs: [{ name: 'api', port: 8080 }] }] }
+      }
+    }
+    const cluster = new FakeCluster()
+    cluster.world.services = [
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'api', namespace: 'shop' },
+        spec: { ports: [{ port: 8080 }] }
+      }
+    ]
+    cluster.routes = [withBackend(backendMissing)]
+    const { run, lines } = gateWith(cluster, {
+      routes: 'httproute/shop/web',
+      timeout: '30s',
+      'fail-fast': 'true'
+    })
+    await tick()
+    expect(cluster.worldReads).toContainEqual(['shop'])
+    expect(
+      lines.some((l) => /contradicted by the cluster .* fail-fast keeps waiting/.test(l))
+    ).toBe(true)
+    cluster.push('MODIFIED', withBackend(ready()))
+    const report = await run
+    expect(report.verdict).toBe('ready')
+
+    // the same status once the Service is gone: confirmed, so fail-fast ends the run
+    const gone = new FakeCluster()
+    gone.routes = [withBackend(backendMissing)]
+    const started = Date.now()
+    const failed = await gateWith(gone, {
+      routes: 'httproute/shop/web',
+      timeout: '30s',
+      'fail-fast': 'true'
+    }).run
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(failed).toMatchObject({ verdict: 'failed', timedOut: false })
+  })
+
+  it('reads the Routes of every namespace to name the one a RuleMatchConflict is with', async () => {
+    const spec = {
+      parentRefs: [gwRef('edge', { namespace: 'infra' })],
+      hostnames: ['shop.example.com'],
+      rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }] }]
+    }
+    const loser = web([
+      entry(gwRef('edge', { namespace: 'infra' }), [
+        cond('Accepted', 'False', 'RuleMatchConflict', 2),
+        cond('ResolvedRefs', 'True', 'ResolvedRefs', 2)
+      ])
+    ])
+    const holder = route({
+      namespace: 'team',
+      name: 'older',
+      generation: 1,
+      parentRefs: [gwRef('edge', { namespace: 'infra' })],
+      parents: ready(1)
+    })
+    const cluster = new FakeCluster()
+    cluster.routes = [
+      { ...loser, spec },
+      { ...holder, spec }
+    ]
+    const report = await gateWith(cluster, { routes: 'httproute/shop/web', timeout: '200ms' }).run
+    expect(report.routes[0]?.parents[0]?.problems[0]?.title).toBe(
+      'HTTPRoute team/older already holds hostname shop.example.com and match "path PathPrefix /" on Gateway infra/edge'
+    )
+  })
+
   it('a named Route that never appears fails at the deadline as RouteNotFound', async () => {
     const cluster = new FakeCluster()
     const report = await gateWith(cluster, { routes: 'httproute/shop/nope', timeout: '200ms' }).run

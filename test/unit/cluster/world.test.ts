@@ -61,6 +61,8 @@ describe('readWorld and checkNamespaces', () => {
     expect(world.gatewayClasses).toEqual([
       { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', ...named('contour') }
     ])
+    // the ReferenceGrant version discovery found, for the grant diagnosis suggests
+    expect(world.served).toEqual({ ReferenceGrant: 'gateway.networking.k8s.io/v1beta1' })
     expect(world.gateways.map((g) => [g.kind, g.metadata.namespace])).toEqual([
       ['Gateway', 'infra']
     ])

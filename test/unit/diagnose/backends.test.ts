@@ -81,7 +81,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
       ].join('\n')
     )
     expect(p?.evidence).toContain(
-      'ReferenceGrant payments/allow-grpc allows GRPCRoute in shop, not HTTPRoute in shop (a grant is per Route kind and namespace).'
+      'ReferenceGrant payments/allow-grpc allows GRPCRoute (gateway.networking.k8s.io) in shop, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
     )
   })
 
@@ -105,7 +105,35 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
     )
     const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), world)
     expect(p?.evidence).toContain(
-      'ReferenceGrant payments/other allows references to Service ledger, not to Service payments.'
+      'ReferenceGrant payments/other allows references to Service (core) ledger, not to Service (core) payments.'
+    )
+  })
+
+  it('tells apart a grant that differs only in group', () => {
+    const world = baseWorld()
+    world.referenceGrants = [
+      referenceGrant(
+        'payments',
+        'experimental',
+        [{ group: 'gateway.networking.x-k8s.io', kind: 'HTTPRoute', namespace: 'shop' }],
+        [{ group: '', kind: 'Service', name: 'payments' }]
+      )
+    ]
+    const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), world)
+    expect(p?.evidence).toContain(
+      'ReferenceGrant payments/experimental allows HTTPRoute (gateway.networking.x-k8s.io) in shop, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
+    )
+  })
+
+  it('writes the grant in the version the cluster serves', () => {
+    const served = { ...baseWorld(), served: { ReferenceGrant: 'gateway.networking.k8s.io/v1' } }
+    const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), served)
+    expect(p?.fix?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
+    // nothing says which version is served (a dump without grants): v1beta1, and the comment says why
+    const unknown = { ...baseWorld(), referenceGrants: [] }
+    const q = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), unknown)
+    expect(q?.fix?.split('\n')[0]).toBe(
+      'apiVersion: gateway.networking.k8s.io/v1beta1 # the served version could not be read; gateway.networking.k8s.io/v1 from Gateway API v1.5'
     )
   })
 
@@ -264,5 +292,36 @@ describe.each(MODES)('InvalidKind and UnsupportedProtocol (%s mode)', (mode) => 
     expect(p?.remediation).toContain(
       'Change or remove appProtocol on Service payments/payments port 9000'
     )
+  })
+})
+
+describe.each(MODES)('rules without backendRefs (%s mode)', (mode) => {
+  it('names the rules a controller reports, and leaves the valid backend of another rule alone', () => {
+    const r = route({
+      rules: [
+        { backendRefs: [{ name: 'cart', port: 8080 }] },
+        { matches: [{ path: { type: 'PathPrefix', value: '/old' } }] },
+        { filters: [{ type: 'RequestRedirect', requestRedirect: { statusCode: 301 } }] }
+      ]
+    })
+    const p = problemFor(
+      r,
+      resolvedRefs(
+        'Degraded',
+        mode,
+        'At least one Spec.Rules.BackendRef must be specified.',
+        'projectcontour.io/gateway-controller'
+      ),
+      baseWorld('contour', 'projectcontour.io/gateway-controller'),
+      'projectcontour.io/gateway-controller'
+    )
+    expect(p?.title).toBe('Rule 1 of the HTTPRoute has no backendRefs')
+    expect(p?.evidence).toEqual([
+      'Rule 1 has no backendRefs: Gateway API allows that (the data plane answers matching requests with HTTP 500), and this controller reports it.'
+    ])
+    expect(p?.remediation).toContain(
+      'Add backendRefs (or a RequestRedirect filter) to rule 1, or remove it if answering its requests with HTTP 500 is not intended.'
+    )
+    expect(p?.evidence?.join(' ')).not.toContain('cart')
   })
 })

@@ -108,6 +108,79 @@ describe('parentChain', () => {
   })
 })
 
+describe('parentChain marks the hop the reason is about', () => {
+  const r = () => route(spec([{ name: 'cart', port: 8080 }], 'https'))
+  const chainFor = (finding: Finding, controllerName = 'istio.io/gateway-controller') =>
+    parentChain(
+      r(),
+      parentVerdict({
+        parentRef: ref('web', { sectionName: 'https' }),
+        finding,
+        controllerName,
+        conditions: [ok('ResolvedRefs')]
+      }),
+      baseWorld()
+    )
+
+  it.each([
+    ['NoMatchingListenerHostname', 'listener https'],
+    ['NoMatchingParent', 'listener https'],
+    ['UnsupportedValue', 'HTTPRoute shop/storefront'],
+    ['IncompatibleFilters', 'HTTPRoute shop/storefront'],
+    ['InvalidConfiguration', 'HTTPRoute shop/storefront']
+  ])('Accepted=False %s: %s', (reason, hop) => {
+    expect(broken(chainFor(failed('Accepted', reason)))).toEqual([hop])
+  })
+
+  it('a backend reason marks the backend, not the listener', () => {
+    expect(broken(chainFor(failed('ResolvedRefs', 'InvalidKind')))).toEqual([
+      'Service shop/cart:8080'
+    ])
+  })
+
+  it("a controller's own reason counts as the standard one it is like", () => {
+    // Istio's ParentRefConflict is like NoMatchingParent
+    expect(
+      broken(chainFor(failed('Accepted', 'ParentRefConflict'), 'istio.io/gateway-controller'))
+    ).toEqual(['listener https'])
+  })
+})
+
+describe('parentChain for rules without backendRefs', () => {
+  it('marks the empty rule, not the valid backend of another rule', () => {
+    const r = route({
+      parentRefs: [{ name: 'web', namespace: 'infra', sectionName: 'http' }],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ name: 'cart', port: 8080 }]
+        },
+        { matches: [{ path: { type: 'PathPrefix', value: '/old' } }] }
+      ]
+    })
+    const chain = parentChain(
+      r,
+      parentVerdict({
+        parentRef: ref('web', { sectionName: 'http' }),
+        controllerName: 'projectcontour.io/gateway-controller',
+        finding: {
+          ...failed('ResolvedRefs', 'Degraded'),
+          message: 'At least one Spec.Rules.BackendRef must be specified.'
+        },
+        conditions: [ok('Accepted')]
+      }),
+      baseWorld('contour', 'projectcontour.io/gateway-controller')
+    )
+    expect(chain.map((l) => [l.label, l.state])).toEqual([
+      ['HTTPRoute shop/storefront', 'ok'],
+      ['Gateway infra/web', 'ok'],
+      ['listener http', 'ok'],
+      ['Service shop/cart:8080', 'ok'],
+      ['rule 1: no backendRefs', 'broken']
+    ])
+  })
+})
+
 describe('namespacesToRead', () => {
   it("reads the Routes' own, their parents' and their backends' namespaces, once each", () => {
     const r = route({

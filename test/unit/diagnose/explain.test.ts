@@ -184,12 +184,51 @@ describe.each(MODES)('route-level and synthetic findings (%s mode)', (mode) => {
     ])
     const problem = explainRoute(verdict, baseWorld('kong', 'konghq.com/kic-gateway-controller'))
       .parents[0]?.problems[0]
-    expect(problem?.remediation).toContain('drop the condition from the required list')
+    // ResolvedRefs is required by the spec: never advise dropping it from the conditions input
+    expect(problem?.remediation).toBe(
+      'Gateway API requires every implementation to write ResolvedRefs on each parent: Kong Ingress Controller (konghq.com/kic-gateway-controller) has not finished processing this HTTPRoute, or does not support it. Read its logs for this HTTPRoute and check that it supports HTTPRoute.'
+    )
+    expect(problem?.remediation).not.toMatch(/drop|remove/)
     expect(problem?.title).toBe(
       'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote no ResolvedRefs condition'
     )
     expect(problem?.evidence?.[0]).toBe(
       'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote: Accepted=True (Accepted).'
     )
+  })
+
+  it('shows an implementation condition that is False as the evidence that matters for a missing one', () => {
+    const finding: Finding = {
+      condition: 'Accepted',
+      reason: 'ConditionMissing',
+      severity: severityIn(mode)
+    }
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding,
+        conditions: [
+          {
+            type: 'Reconciled',
+            status: 'False',
+            reason: 'SyncFailed',
+            message: 'plugin x not found'
+          }
+        ],
+        controllerName: 'konghq.com/kic-gateway-controller'
+      }
+    ])
+    const problem = explainRoute(verdict, baseWorld('kong', 'konghq.com/kic-gateway-controller'))
+      .parents[0]?.problems[0]
+    expect(problem?.title).toBe(
+      'Kong Ingress Controller (konghq.com/kic-gateway-controller) wrote no Accepted condition; it reports Reconciled=False (SyncFailed)'
+    )
+    expect(problem?.evidence?.[0]).toBe(
+      'Kong Ingress Controller (konghq.com/kic-gateway-controller) reports Reconciled=False (SyncFailed): plugin x not found.'
+    )
+    expect(problem?.remediation).toBe(
+      'Fix what Reconciled=False says ("plugin x not found"); Kong Ingress Controller (konghq.com/kic-gateway-controller) writes Accepted once it has processed the HTTPRoute.'
+    )
+    expect(problem?.remediation).not.toMatch(/drop|remove/)
   })
 })

@@ -8,6 +8,7 @@ import { nearestNames } from '../../../src/diagnose/nearest.ts'
 import { isStandardReason, reasonEntry } from '../../../src/diagnose/reasons.ts'
 import { rulesNamedIn } from '../../../src/diagnose/route-spec.ts'
 import { checkSelector } from '../../../src/diagnose/selectors.ts'
+import { newestTimestamp } from '../../../src/diagnose/clock.ts'
 import { formatDuration } from '../../../src/diagnose/text.ts'
 import { yamlScalar } from '../../../src/diagnose/yaml.ts'
 import { blindSpots } from '../../../src/diagnose/world.ts'
@@ -89,9 +90,9 @@ describe('small readers', () => {
   })
 
   it('formats durations and YAML scalars', () => {
-    expect(formatDuration(42_000)).toBe('42s')
+    expect(formatDuration(42_000)).toBe('42.0s')
     expect(formatDuration(3_900_000)).toBe('1h 5m')
-    expect(formatDuration(3 * 86_400_000)).toBe('3d')
+    expect(formatDuration(3 * 86_400_000)).toBe('3d 0h')
     expect(yamlScalar('shop')).toBe('shop')
     expect(yamlScalar('true')).toBe('"true"')
     expect(yamlScalar('a: b')).toBe('"a: b"')
@@ -135,5 +136,35 @@ describe('blind spots', () => {
       'The source holds no ReferenceGrants, so they could not be checked.'
     ])
     expect(blindSpots(world([]), 'referencegrants')).toEqual([])
+  })
+})
+
+describe('newestTimestamp', () => {
+  it('finds the newest condition, metadata or managedFields time in a dump, and none without any', () => {
+    const objects = [
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'a', creationTimestamp: '2025-03-01T09:00:00Z' }
+      },
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'b', managedFields: [{ time: '2025-03-01T11:00:00Z' }] },
+        status: {
+          parents: [
+            {
+              conditions: [
+                { lastTransitionTime: '2025-03-01T10:00:00Z', message: '2030-01-01T00:00:00Z' }
+              ]
+            }
+          ]
+        }
+      }
+    ]
+    expect(newestTimestamp(objects)?.toISOString()).toBe('2025-03-01T11:00:00.000Z')
+    expect(newestTimestamp([{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'a' } }])).toBe(
+      undefined
+    )
   })
 })

@@ -226,6 +226,26 @@ describe.each(MODES)('NoMatchingListenerHostname (%s mode)', (mode) => {
   })
 })
 
+describe.each(MODES)('NoMatchingListenerHostname against the spec (%s mode)', (mode) => {
+  it('a hostname that intersects by the spec: the readings disagree, no "change the listener hostname"', () => {
+    // a leading *. matches one or more labels by the spec; some implementations take only one
+    const r = route({ hostnames: ['a.b.example.com'] })
+    const p = problemFor(
+      r,
+      ref('web', { sectionName: 'https' }),
+      finding('NoMatchingListenerHostname', mode)
+    )
+    expect(p?.title).toBe(
+      'The hostnames a.b.example.com intersect listener https (hostname *.example.com) of Gateway infra/web by the spec; Istio (istio.io/gateway-controller) does not accept them'
+    )
+    expect(p?.evidence).toContain(
+      'By the Gateway API rules, listener https (port 443, HTTPS, hostname *.example.com) takes a.b.example.com.'
+    )
+    expect(p?.remediation).toContain("route-gate's reading and the controller's disagree")
+    expect(p?.remediation).not.toMatch(/change the listener hostname/i)
+  })
+})
+
 describe.each(MODES)('NoMatchingParent (%s mode)', (mode) => {
   it('lists the listeners and the nearest name for a mistyped sectionName', () => {
     const p = problemFor(

@@ -99,6 +99,31 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     expect(p?.remediation).toContain('install or start Istio (istio.io/gateway-controller)')
   })
 
+  it('a class left Pending while the controller serves another Gateway of it: runs, does not serve this one', () => {
+    const world = baseWorld()
+    world.gatewayClasses = [
+      gatewayClass('contour', 'projectcontour.io/gateway-controller', {
+        conditions: [{ type: 'Accepted', status: 'Unknown', reason: 'Pending' }]
+      })
+    ]
+    // Contour in static mode: serves infra/internal only; infra/web keeps the CRD default status
+    world.gateways = [
+      gateway('infra', 'web', 'contour', [], PENDING_STATUS),
+      gateway('infra', 'internal', 'contour', [])
+    ]
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.title).toBe(
+      'Contour (projectcontour.io/gateway-controller) runs but does not serve Gateway infra/web'
+    )
+    expect(p?.evidence).toContain(
+      'Gateway infra/internal of the same class is Accepted or Programmed: the controller runs.'
+    )
+    expect(p?.remediation).toContain(
+      "Contour's static provisioning serves only the Gateway named in its configuration"
+    )
+    expect(p?.remediation).not.toMatch(/install|start/)
+  })
+
   it('reports a class its controller rejected', () => {
     const world = baseWorld()
     world.gatewayClasses = [
@@ -152,7 +177,7 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     expect(p?.remediation).toContain('mesh')
   })
 
-  it('says Gateways could not be read and carries on', () => {
+  it('says Gateways could not be read, and claims no owner and no silence', () => {
     const world = {
       ...baseWorld(),
       gateways: [],
@@ -161,59 +186,152 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
     const p = problemFor(ref('web'), noStatus(mode), world, mode)
     expect(p?.evidence).toEqual([
       'Could not read gateways in namespace infra: forbidden (list).',
-      'Whether Gateway infra/web exists could not be checked.'
+      'Without them the owner of Gateway infra/web is unknown, so only status entries with an Accepted condition were judged, and none names this parentRef.'
     ])
-    expect(p?.title).toBe('No controller has written status for this parentRef')
+    expect(p?.title).toBe(
+      'Which controller owns Gateway infra/web, and whether it reported on this parentRef, cannot be told without the Gateways and GatewayClasses'
+    )
+    expect(p?.remediation).toBe(
+      'Let route-gate read the Gateways and GatewayClasses (get and list on gateways,gatewayclasses) so it can tell which controller owns Gateway infra/web.'
+    )
+  })
+
+  it('on a dump without Gateways says the dump cannot tell, and which objects to add', () => {
+    const world: World = { ...baseWorld(), gateways: [], gatewayClasses: [], partial: true }
+    const p = problemFor(ref('web'), noStatus(mode), world, mode, {
+      otherControllers: [{ controllerName: 'example.com/policy', conditions: [] }]
+    })
+    expect(p?.title).not.toMatch(/no controller|does not own/i)
+    expect(p?.remediation).toBe(
+      'Add the Gateways and GatewayClasses to the dump (kubectl get gateways,gatewayclasses -A -o yaml) and judge it again.'
+    )
+    expect(p?.evidence).toContain(
+      'example.com/policy wrote an entry for this parentRef without an Accepted condition; it was not judged.'
+    )
+    expect(p?.evidence?.join(' ')).not.toContain('does not own')
+  })
+
+  it('on a dump with Gateways but no GatewayClasses asks for the classes', () => {
+    const world: World = { ...baseWorld(), gatewayClasses: [], partial: true }
+    const p = problemFor(ref('web'), noStatus(mode), world, mode)
+    expect(p?.remediation).toBe(
+      'Add the GatewayClasses to the dump (kubectl get gatewayclasses -A -o yaml) and judge it again.'
+    )
   })
 })
 
 describe.each(MODES)('StaleStatus (%s mode)', (mode) => {
-  it('compares generation with observedGeneration and says for how long', () => {
-    const finding: Finding = {
-      condition: 'Accepted',
-      reason: 'StaleStatus',
-      severity: severityIn(mode),
-      controllerName: 'projectcontour.io/gateway-controller',
-      generation: 5,
-      observedGeneration: 3,
-      lastTransitionTime: '2025-03-01T10:00:00Z'
-    }
+  const CONTOUR = 'projectcontour.io/gateway-controller'
+  const stale = (): Finding => ({
+    condition: 'Accepted',
+    reason: 'StaleStatus',
+    severity: severityIn(mode),
+    controllerName: CONTOUR,
+    generation: 5,
+    observedGeneration: 3,
+    lastTransitionTime: '2025-03-01T10:00:00Z'
+  })
+  const world = (): World => baseWorld('contour', CONTOUR)
+
+  it('says how many generations behind, and that the age of the transition bounds the lag from above', () => {
     const verdict = routeVerdict(route({}), [
-      {
-        parentRef: ref('web'),
-        finding,
-        controllerName: 'projectcontour.io/gateway-controller',
-        verdict: verdictIn(mode)
-      }
+      { parentRef: ref('web'), finding: stale(), controllerName: CONTOUR, verdict: verdictIn(mode) }
     ])
-    const p = explainRoute(verdict, baseWorld('contour', 'projectcontour.io/gateway-controller'), {
-      now: new Date('2025-03-01T10:42:00Z')
-    }).parents[0]?.problems[0]
+    const p = explainRoute(verdict, world(), { now: new Date('2025-03-01T10:42:00Z') }).parents[0]
+      ?.problems[0]
     expect(p?.title).toBe('Status is 2 generations behind the Route (observed 3, current 5)')
     expect(p?.evidence).toEqual([
-      'Accepted was written for generation 3; the Route is at generation 5.',
-      'Accepted last changed at 2025-03-01T10:00:00Z (42m ago).'
+      'Accepted was written for generation 3; the Route is at generation 5 (2 generations behind).',
+      'Accepted last changed at 2025-03-01T10:00:00Z, 42m 0s before now.',
+      'The spec changed after that, so Contour (projectcontour.io/gateway-controller) has been behind for at most 42m 0s.'
     ])
-    expect(p?.remediation).toContain(
-      'Contour (projectcontour.io/gateway-controller) has not processed the current spec for at least 42m: it is lagging or stopped.'
+    expect(p?.remediation).toBe(
+      'Contour (projectcontour.io/gateway-controller) has not processed generation 5 of this Route: it is lagging or stopped. Check that its pods run and read their logs for this Route; a Route it cannot parse can also stall it.'
+    )
+    expect(p?.remediation).not.toContain('at least')
+  })
+
+  it('measures from the newest timestamp of a dump, and says so', () => {
+    const verdict = routeVerdict(route({}), [
+      { parentRef: ref('web'), finding: stale(), controllerName: CONTOUR, verdict: verdictIn(mode) }
+    ])
+    const p = explainRoute(verdict, world(), {
+      now: new Date('2025-03-01T13:05:00Z'),
+      clock: 'dump'
+    }).parents[0]?.problems[0]
+    expect(p?.evidence).toContain(
+      'Accepted last changed at 2025-03-01T10:00:00Z, 3h 5m before the newest timestamp in the dump (2025-03-01T13:05:00.000Z).'
     )
   })
 
-  it('leaves the duration out without a clock', () => {
-    const finding: Finding = {
-      condition: 'Accepted',
-      reason: 'StaleStatus',
-      severity: severityIn(mode),
-      generation: 2,
-      observedGeneration: 1,
-      lastTransitionTime: '2025-03-01T10:00:00Z'
-    }
+  it('leaves durations out without a clock', () => {
     const p = explainRoute(
-      routeVerdict(route({}), [{ parentRef: ref('web'), finding }]),
-      baseWorld()
+      routeVerdict(route({}), [{ parentRef: ref('web'), finding: stale() }]),
+      world()
     ).parents[0]?.problems[0]
     expect(p?.evidence).toContain('Accepted last changed at 2025-03-01T10:00:00Z.')
-    expect(p?.remediation).not.toContain('for at least')
+    expect(p?.evidence?.join(' ')).not.toContain('at most')
+  })
+
+  it('calls the controller running when it wrote current status for another parent of the Route', () => {
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding: stale(),
+        controllerName: CONTOUR,
+        verdict: verdictIn(mode)
+      },
+      {
+        parentRef: ref('internal'),
+        controllerName: CONTOUR,
+        conditions: [
+          {
+            type: 'Accepted',
+            status: 'True',
+            observedGeneration: 5,
+            lastTransitionTime: '2025-03-01T10:30:00Z',
+            fresh: true
+          }
+        ]
+      }
+    ])
+    const p = explainRoute(verdict, world()).parents[0]?.problems[0]
+    expect(p?.remediation).toBe(
+      'Contour (projectcontour.io/gateway-controller) is running (it wrote current status for parent infra/internal of this Route) but has not processed generation 5 of this Route: it may not have reached it yet, or it cannot process it. Read its logs for this Route.'
+    )
+    expect(p?.remediation).not.toContain('stopped')
+  })
+
+  it('calls the controller running when it wrote current status for another Route since', () => {
+    const verdict = routeVerdict(route({}), [
+      { parentRef: ref('web'), finding: stale(), controllerName: CONTOUR, verdict: verdictIn(mode) }
+    ])
+    const other = (at: string) => ({
+      ...route({}, 'HTTPRoute', 'other', 7),
+      status: {
+        parents: [
+          {
+            parentRef: { name: 'web', namespace: 'infra' },
+            controllerName: CONTOUR,
+            conditions: [
+              { type: 'Accepted', status: 'True', observedGeneration: 7, lastTransitionTime: at }
+            ]
+          }
+        ]
+      }
+    })
+    const fresh = explainRoute(verdict, world(), { routes: [other('2025-03-01T11:00:00Z')] })
+      .parents[0]?.problems[0]
+    expect(fresh?.remediation).toContain(
+      'is running (it wrote current status for HTTPRoute shop/other)'
+    )
+    expect(fresh?.evidence).toContain(
+      'Contour (projectcontour.io/gateway-controller) wrote status for the current spec of HTTPRoute shop/other.'
+    )
+    // current, but older than this Route's stale status: no proof it still runs
+    const old = explainRoute(verdict, world(), { routes: [other('2025-02-01T11:00:00Z')] })
+      .parents[0]?.problems[0]
+    expect(old?.remediation).toContain('lagging or stopped')
   })
 })
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   conditionLabel,
   formatDuration,
-  parentLabel,
+  formatParentRef,
   problemReason,
   routeId
 } from '../../../src/report/labels.ts'
@@ -21,24 +21,24 @@ describe('labels', () => {
     )
   })
 
-  it('names a Gateway parent by namespace/name, with its listener and port when set', () => {
-    expect(parentLabel(gateway)).toBe('infra/edge')
-    expect(parentLabel({ ...gateway, sectionName: 'https' })).toBe('infra/edge (listener https)')
-    expect(parentLabel({ ...gateway, sectionName: 'https', port: 443 })).toBe(
-      'infra/edge (listener https, port 443)'
+  it('names a parent with the one parentRef formatter of the model', () => {
+    expect(formatParentRef(gateway)).toBe('infra/edge')
+    expect(formatParentRef({ ...gateway, sectionName: 'https', port: 443 })).toBe(
+      'infra/edge#https:443'
     )
   })
 
   it('names other parents (a mesh Service) with their kind', () => {
     expect(
-      parentLabel({ group: '', kind: 'Service', namespace: 'shop', name: 'api', port: 8080 })
-    ).toBe('Service shop/api (port 8080)')
+      formatParentRef({ group: '', kind: 'Service', namespace: 'shop', name: 'api', port: 8080 })
+    ).toBe('Service shop/api:8080')
   })
 
   it('formats durations for people', () => {
     expect(formatDuration(4200)).toBe('4.2s')
     expect(formatDuration(64_200)).toBe('1m 4s')
     expect(formatDuration(2 * 3600_000 + 5 * 60_000)).toBe('2h 5m')
+    expect(formatDuration(61 * 3600_000)).toBe('2d 13h')
     expect(formatDuration(-5)).toBe('0.0s')
   })
 

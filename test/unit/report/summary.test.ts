@@ -54,7 +54,7 @@ describe('renderSummary', () => {
     const rows = tableRows(summary)
     expect(rows).toHaveLength(6)
     expect(rows[0]).toBe(
-      '| ❌ | HTTPRoute <code>shop/web</code> | infra/edge (listener https) | projectcontour.io/gateway-controller | NotAllowedByListeners |'
+      '| ❌ | HTTPRoute <code>shop/web</code> | infra/edge#https | projectcontour.io/gateway-controller | NotAllowedByListeners |'
     )
     expect(rows[2]).toContain('infra/internal | — | NoStatus')
     expect(rows[3]).toContain('<i>no parentRefs</i> | — | NoParentRefs')

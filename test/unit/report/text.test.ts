@@ -25,7 +25,7 @@ describe('renderText', () => {
   it('indents parents, problems, the controller message, remediation, evidence and fix', () => {
     const web = lines.slice(lines.indexOf('✗ HTTPRoute shop/web  failed  deploy/routes.yaml:12'))
     expect(web.slice(1, 8)).toEqual([
-      '    ✗ parent infra/edge (listener https)  failed  projectcontour.io/gateway-controller · Accepted=False (NotAllowedByListeners)',
+      '    ✗ parent infra/edge#https  failed  projectcontour.io/gateway-controller · Accepted=False (NotAllowedByListeners)',
       '        ✗ No listener of Gateway infra/edge accepts Routes from namespace shop [Accepted / NotAllowedByListeners]',
       '          controller says: No listener allows this route: listener https allows routes from namespace Same',
       '          what to do: Label namespace shop so that listener https selects it, or change allowedRoutes.namespaces.from on the Gateway.',
@@ -47,6 +47,24 @@ describe('renderText', () => {
       'notes:',
       '  - observedGeneration is absent on Route shop/home: freshness not proven',
       ''
+    ])
+  })
+
+  it('lists status entries that name no parentRef of the Route (orphans), as JSON does', () => {
+    const report = gateReport()
+    const home = report.routes.find((r) => r.name === 'home')!
+    home.orphans = [
+      {
+        parentRef: { name: 'old-edge', namespace: 'infra', sectionName: 'http' },
+        controllerName: 'projectcontour.io/gateway-controller',
+        conditions: [{ type: 'Accepted', status: 'False', reason: 'NoMatchingParent' }]
+      }
+    ]
+    const text = renderText(report, { color: false }).split('\n')
+    const at = text.indexOf('✓ HTTPRoute shop/home  ready')
+    expect(text.slice(at + 1, at + 3)).toEqual([
+      '    status entries for no parentRef of this Route (not judged):',
+      '      - infra/old-edge#http by projectcontour.io/gateway-controller: Accepted=False (NoMatchingParent)'
     ])
   })
 

@@ -1,0 +1,134 @@
+// Evidence for conflict reasons (Contour's RuleMatchConflict and RuleMatchPartiallyConflict, NGINX
+// Gateway Fabric's HostnameConflict on L4 Routes): the other Routes on the same parent that already
+// hold an intersecting hostname and the same match, read from the Routes the run holds.
+import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { hostnamesIntersect } from './hostnames.ts'
+import { routeHostnames } from './route-spec.ts'
+import { listing } from './text.ts'
+import { readEntries } from '../model/entries.ts'
+import { routeParentRefs } from '../model/parent-ref.ts'
+import type { ParentRef, RouteObject, RouteVerdict } from '../model/types.ts'
+import { arrayField, isRecord, stringField } from '../model/unknown.ts'
+
+export const CONFLICT_REASONS = new Set([
+  'RuleMatchConflict',
+  'RuleMatchPartiallyConflict',
+  'HostnameConflict'
+])
+
+/** The Route has a parent whose controller reports a conflict with another Route. */
+export function reportsConflict(verdict: RouteVerdict): boolean {
+  return verdict.parents.some((p) => p.findings.some((f) => CONFLICT_REASONS.has(f.reason)))
+}
+
+const sameParent = (a: ParentRef, b: ParentRef): boolean =>
+  a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name
+
+/** A canonical text per match ("path PathPrefix /api, header x-env Exact staging"); JSON-stable. */
+function matchesOf(route: RouteObject): Set<string> {
+  const out = new Set<string>()
+  for (const rule of arrayField(route.spec, 'rules') ?? []) {
+    const raw = arrayField(rule, 'matches') ?? []
+    const matches = raw.length > 0 ? raw : [{}]
+    for (const match of matches) {
+      out.add(describeWholeMatch(route, match))
+    }
+  }
+  return out
+}
+
+function describeWholeMatch(route: RouteObject, match: unknown): string {
+  if (!isRecord(match)) return 'any request'
+  const parts: string[] = []
+  const path = isRecord(match.path) ? match.path : route.kind === 'HTTPRoute' ? {} : undefined
+  if (path)
+    parts.push(
+      `path ${stringField(path, 'type') ?? 'PathPrefix'} ${stringField(path, 'value') ?? '/'}`
+    )
+  for (const field of ['headers', 'queryParams'] as const) {
+    const items = (arrayField(match, field) ?? []).filter(isRecord)
+    const sorted = items
+      .map(
+        (h) =>
+          `${field === 'headers' ? 'header' : 'query'} ${stringField(h, 'name') ?? ''} ${stringField(h, 'type') ?? 'Exact'} ${stringField(h, 'value') ?? ''}`
+      )
+      .sort()
+    parts.push(...sorted)
+  }
+  if (typeof match.method === 'string') parts.push(`method ${match.method}`)
+  if (isRecord(match.method)) {
+    const m = match.method
+    parts.push(
+      `gRPC ${stringField(m, 'type') ?? 'Exact'} ${stringField(m, 'service') ?? '*'}/${stringField(m, 'method') ?? '*'}`
+    )
+  }
+  return parts.length > 0 ? parts.join(', ') : 'any request'
+}
+
+/** Hostnames both Routes take; a Route without hostnames takes every hostname. */
+function sharedHostnames(a: string[], b: string[]): string[] {
+  if (a.length === 0) return b.length === 0 ? ['(any hostname)'] : b
+  if (b.length === 0) return a
+  return a.filter((x) => b.some((y) => hostnamesIntersect(x, y)))
+}
+
+/** The other Route's status for that parent says it is not Accepted: it lost too, so it holds nothing. */
+function rejectedThere(other: RouteObject, parent: ParentRef): boolean {
+  const entries = readEntries(other.status, other.metadata.namespace, other.metadata.generation)
+  return entries.some(
+    (e) =>
+      sameParent(e.parentRef, parent) &&
+      e.conditions.some((c) => c.type === 'Accepted' && c.status === 'False')
+  )
+}
+
+export function explainConflict(context: DiagnosisContext): Diagnosis {
+  const { route, parent } = context
+  if (!parent) return { evidence: [] }
+  const ref = parent.parentRef
+  const where = `${ref.kind} ${ref.namespace}/${ref.name}`
+  if (context.routes === undefined) {
+    return {
+      evidence: [
+        `The other ${route.kind}s could not be read, so the Route that holds the same hostname and match on ${where} cannot be named.`
+      ]
+    }
+  }
+  const hostnames = routeHostnames(route)
+  const matches = matchesOf(route)
+  const l4 = route.kind !== 'HTTPRoute' && route.kind !== 'GRPCRoute'
+  const holders: { other: RouteObject; hosts: string[]; same: string[] }[] = []
+  for (const other of context.routes) {
+    const { namespace, name } = other.metadata
+    if (other.kind !== route.kind) continue
+    if (namespace === route.metadata.namespace && name === route.metadata.name) continue
+    if (!routeParentRefs(other).some((r) => sameParent(r, ref)) || rejectedThere(other, ref))
+      continue
+    const hosts = sharedHostnames(hostnames, routeHostnames(other))
+    if (hosts.length === 0) continue
+    const theirs = matchesOf(other)
+    const same = l4 ? [] : [...matches].filter((m) => theirs.has(m))
+    if (!l4 && same.length === 0) continue
+    holders.push({ other, hosts, same })
+  }
+  if (holders.length === 0) {
+    return {
+      evidence: [
+        `No other ${route.kind} that route-gate read attaches to ${where} with an intersecting hostname${l4 ? '' : ' and the same match'}: the other Route may be in a namespace that was not read, or already changed.`
+      ]
+    }
+  }
+  const evidence = holders.slice(0, 5).map(({ other, hosts, same }) => {
+    const created = other.metadata.creationTimestamp
+      ? ` (created ${other.metadata.creationTimestamp})`
+      : ''
+    return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}${created} also attaches to ${where} with hostname ${listing(hosts)}${same.length > 0 ? ` and match ${listing(same.map((m) => `"${m}"`))}` : ''}.`
+  })
+  const first = holders[0]!
+  const firstName = `${first.other.kind} ${first.other.metadata.namespace}/${first.other.metadata.name}`
+  return {
+    title: `${firstName} already holds hostname ${listing(first.hosts)}${first.same.length > 0 ? ` and match "${first.same[0]}"` : ''} on ${where}`,
+    remediation: `Give this ${route.kind} a hostname${l4 ? '' : ' or match'} of its own, or remove the duplicate from ${listing(holders.slice(0, 5).map((h) => `${h.other.kind} ${h.other.metadata.namespace}/${h.other.metadata.name}`))}; the controller keeps the older Route.`,
+    evidence
+  }
+}
