@@ -4,8 +4,15 @@
 import type { ParentResult, Problem, Report, RouteResult } from '../model/types.ts'
 import { truncate } from './escape.ts'
 
+// JSON can reach a workflow log (`--format json`, a step that echoes the `report` output), where the
+// runner reads "##[" anywhere as a command. It is only ever inside a string, so an escape of the same
+// character keeps the value and breaks the command.
+function stringify(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/##\[/g, '#\\u0023[')
+}
+
 export function renderJson(report: Report): string {
-  return JSON.stringify(report, null, 2)
+  return stringify(report, 2)
 }
 
 /** A cut report says so; `omittedRoutes` counts the Routes left out (`counts` still covers all). */
@@ -66,7 +73,7 @@ function serialize(report: Report, routes: (RouteResult | undefined)[]): string 
   const out: OutputReport = { ...report, routes: kept }
   if (kept.length < report.routes.length) out.omittedRoutes = report.routes.length - kept.length
   if (routes !== report.routes) out.truncated = true
-  return JSON.stringify(out)
+  return stringify(out)
 }
 
 /**
@@ -75,7 +82,7 @@ function serialize(report: Report, routes: (RouteResult | undefined)[]): string 
  * The result is always valid JSON that matches the schema, with `"truncated": true` when cut.
  */
 export function reportForOutput(report: Report, maxChars: number): string {
-  const whole = JSON.stringify(report)
+  const whole = stringify(report)
   if (whole.length <= maxChars) return whole
 
   let routes: (RouteResult | undefined)[] = report.routes
