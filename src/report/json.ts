@@ -4,11 +4,15 @@
 import type { ParentResult, Problem, Report, RouteResult } from '../model/types.ts'
 import { truncate } from './escape.ts'
 
-// JSON can reach a workflow log (`--format json`, a step that echoes the `report` output), where the
-// runner reads "##[" anywhere as a command. It is only ever inside a string, so an escape of the same
-// character keeps the value and breaks the command.
+// JSON can reach a terminal or a workflow log (`--format json`, a step that echoes the `report`
+// output), where the runner reads "##[" anywhere as a command. JSON.stringify leaves DEL, C1 controls
+// and bidi overrides raw. All of these occur only inside strings, so writing a character as its
+// \u escape keeps every value and makes the text inert.
 function stringify(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/##\[/g, '#\\u0023[')
+  return JSON.stringify(value, null, indent).replace(
+    /##\[|[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => (c === '##[' ? '#\\u0023[' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  )
 }
 
 export function renderJson(report: Report): string {
