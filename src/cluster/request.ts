@@ -10,7 +10,11 @@ import {
   type HttpMethod,
   type KubeConfig
 } from '@kubernetes/client-node'
+import { ClusterError } from '../errors.ts'
 import { describeFault } from './errors.ts'
+
+/** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 
 export type Query = Record<string, string | number | boolean | undefined>
 
@@ -36,7 +40,8 @@ export class ApiRequester {
     private readonly server: string,
     private readonly timeoutMs: number,
     /** aborts every request in flight when the client closes */
-    private readonly closing?: AbortSignal
+    private readonly closing?: AbortSignal,
+    private readonly maxResponseBytes = MAX_RESPONSE_BYTES
   ) {}
 
   /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
@@ -72,7 +77,7 @@ export class ApiRequester {
     const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
     context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
     const response = await this.http.send(context).toPromise()
-    const text = await response.body.text()
+    const text = await this.readBody(response.body, `${method} ${path}`)
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
       throw new ApiException(
         response.httpStatusCode,
@@ -82,5 +87,27 @@ export class ApiRequester {
       )
     }
     return JSON.parse(text) as T
+  }
+
+  /** The body as text, read up to the byte limit: what the server sends is not trusted to end. */
+  private async readBody(
+    body: { text(): Promise<string>; stream?: () => ReadableStream<Uint8Array> | null },
+    request: string
+  ): Promise<string> {
+    const stream = body.stream?.()
+    if (!stream) return body.text()
+    const decoder = new TextDecoder()
+    let text = ''
+    let bytes = 0
+    for await (const chunk of stream) {
+      bytes += chunk.byteLength
+      if (bytes > this.maxResponseBytes) {
+        throw new ClusterError(
+          `${this.server} sent more than ${this.maxResponseBytes} bytes in answer to ${request}, the most route-gate reads; the server or a proxy in front of it is broken`
+        )
+      }
+      text += decoder.decode(chunk, { stream: true })
+    }
+    return text + decoder.decode()
   }
 }
