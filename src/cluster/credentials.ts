@@ -39,9 +39,9 @@ export function guardCredentials(
     const exec = authenticator as { execFn?: Spawn }
     if (typeof exec.execFn !== 'function') continue
     const spawn = exec.execFn
-    exec.execFn = (command, args, options) => {
+    exec.execFn = (command, args, options: { env?: NodeJS.ProcessEnv }) => {
       lastEnding = undefined
-      const child = spawn(command, args, options)
+      const child = spawn(command, args, { ...options, env: withoutInputs(options.env) })
       // registered before client-node's own listener, so the ending is known when it rejects
       child.on('close', (code, signal) => (lastEnding = { code, signal }))
       return child
@@ -61,6 +61,14 @@ export function guardCredentials(
       mask(token)
     }
   }
+}
+
+/**
+ * The plugin's environment without the Action's inputs (INPUT_*: github-token, the kubeconfig
+ * itself), which no credential plugin needs. Everything else stays: plugins read their own settings.
+ */
+function withoutInputs(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('INPUT_')))
 }
 
 function credentialError(

@@ -110,6 +110,30 @@ describe('credential commands', () => {
     expect(masked).toEqual([PLUGIN_TOKEN])
   })
 
+  it("a plugin runs without the Action's inputs (github-token, the kubeconfig) in its environment", async () => {
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token: PLUGIN_TOKEN }
+    })
+    process.env['INPUT_GITHUB-TOKEN'] = 'ghs_input_token_value'
+    try {
+      // exits 9 when it can see any INPUT_ variable; PATH (its own settings) is still there
+      const script = `env | grep -q '^INPUT_' && exit 9; [ -n "$PATH" ] || exit 8; echo '${credential}'`
+      const client = await connect({
+        kubeconfig: withUser(fake, execUser(script)),
+        env,
+        mask: () => {},
+        tuning: FAST_TUNING
+      })
+      await client.checkNamespaces(['shop'])
+      client.close()
+    } finally {
+      delete process.env['INPUT_GITHUB-TOKEN']
+    }
+    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
+  })
+
   it('a failing auth-provider command: the provider and exit code, never its command line', async () => {
     const error = await failure(
       withUser(fake, [
