@@ -4,7 +4,7 @@ import { KubeClusterClient } from './client.ts'
 import { guardCredentials } from './credentials.ts'
 import { Discovery } from './discovery.ts'
 import { loadKubeConfig } from './kubeconfig.ts'
-import { ApiRequester } from './request.ts'
+import { ApiRequester, boundWatchLines } from './request.ts'
 import { DEFAULT_TUNING, type ClusterTuning } from './session.ts'
 
 export interface ConnectOptions {
@@ -31,6 +31,7 @@ function createClient(options: ConnectOptions): ClusterClient {
   const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
   guardCredentials(kubeConfig, description, options.mask)
+  boundWatchLines(kubeConfig, server)
   const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs, closing.signal)
   const discovery = new Discovery(api, tuning.retry, description)
   return new KubeClusterClient({

@@ -15,6 +15,70 @@ import { describeFault } from './errors.ts'
 
 /** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
+/** A watch event is one object (etcd keeps at most 1.5 MiB by default); a longer line is no event. */
+export const MAX_WATCH_LINE_BYTES = 16 * 1024 * 1024
+
+interface ResponseHandler {
+  onResponseData?(controller: { abort(reason: Error): void }, chunk: Buffer): void
+}
+interface Dispatching {
+  dispatch(options: unknown, handler: ResponseHandler): boolean
+}
+
+/** Forwards everything to `target`, with `overrides` in place of some of its members. */
+function decorate<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy(target, {
+    get(object, key) {
+      if (typeof key === 'string' && key in overrides) return overrides[key]
+      const value: unknown = Reflect.get(object, key, object)
+      return typeof value === 'function' ? (value as () => unknown).bind(object) : value
+    }
+  })
+}
+
+/**
+ * client-node's Watch splits the stream into lines without a limit: a server (or whatever answers in
+ * its place) that never sends a newline would grow one line until memory runs out. Every watch request
+ * of this KubeConfig gets a dispatcher that ends the stream once a line passes `maxLineBytes`.
+ */
+export function boundWatchLines(
+  kubeConfig: KubeConfig,
+  server: string,
+  maxLineBytes = MAX_WATCH_LINE_BYTES
+): void {
+  const apply = kubeConfig.applySecurityAuthentication.bind(kubeConfig)
+  kubeConfig.applySecurityAuthentication = async (context: RequestContext) => {
+    await apply(context)
+    const dispatcher = context.getDispatcher() as Dispatching | undefined
+    if (dispatcher === undefined) return
+    if (new URL(context.getUrl()).searchParams.get('watch') !== 'true') return
+    const dispatch = (options: unknown, handler: ResponseHandler): boolean => {
+      let line = 0
+      const onResponseData = (controller: { abort(reason: Error): void }, chunk: Buffer): void => {
+        for (let start = 0; start < chunk.length;) {
+          const newline = chunk.indexOf(10, start)
+          line += (newline < 0 ? chunk.length : newline) - start
+          if (line > maxLineBytes) {
+            // client-node's Watch reports the cut as a transport failure ("terminated"): the
+            // watch retries with backoff until the deadline, never keeping a line without end
+            controller.abort(
+              new ClusterError(
+                `${server} sent a watch event longer than ${maxLineBytes} bytes, the most route-gate reads`
+              )
+            )
+            return
+          }
+          if (newline < 0) break
+          line = 0
+          start = newline + 1
+        }
+        handler.onResponseData?.(controller, chunk)
+      }
+      return dispatcher.dispatch(options, decorate(handler, { onResponseData }))
+    }
+    context.setDispatcher(decorate(dispatcher, { dispatch }) as never)
+  }
+}
 
 export type Query = Record<string, string | number | boolean | undefined>
 

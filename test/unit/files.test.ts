@@ -5,14 +5,14 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { KubeConfig } from '@kubernetes/client-node'
+import { KubeConfig, Watch } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ApiRequester } from '../../src/cluster/request.ts'
+import { ApiRequester, boundWatchLines } from '../../src/cluster/request.ts'
 import { ClusterError, InputError } from '../../src/errors.ts'
 import { MAX_FILE_BYTES, readUserFile, writeUserFile } from '../../src/files.ts'
 import { expandManifestPaths, loadManifests } from '../../src/manifests.ts'
 import { readPreviousState } from '../../src/monitor.ts'
-import { FakeApiServer } from '../helpers/fake-apiserver.ts'
+import { FakeApiServer, openStream } from '../helpers/fake-apiserver.ts'
 
 const ROUTE = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n'
 
@@ -159,6 +159,45 @@ describe('API answers', () => {
       )
       const large = new ApiRequester(kubeConfig, fake.url, 5000, undefined, 16384)
       expect(await large.request('GET', '/api/v1/namespaces')).toMatchObject({ items: [] })
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('watch lines: events pass, a line longer than the limit ends the stream', async () => {
+    const fake = await FakeApiServer.start()
+    try {
+      fake.on('GET', '/api/v1/namespaces', (req, res) => {
+        const stream = openStream(res)
+        stream.send('ADDED', { kind: 'Namespace', metadata: { name: 'x'.repeat(3000) } })
+        // no newline, ever: without a limit the client would buffer it for as long as it comes
+        if (req.query.get('labelSelector') === 'endless')
+          res.write(`{"padding":"${'x'.repeat(8192)}`)
+        else stream.end()
+      })
+      const kubeConfig = new KubeConfig()
+      kubeConfig.loadFromString(fake.kubeconfig())
+      boundWatchLines(kubeConfig, fake.url, 4096)
+      const watch = (query: Record<string, string>, seen: string[]): Promise<unknown> =>
+        new Promise<unknown>((resolve) => {
+          void new Watch(kubeConfig).watch(
+            '/api/v1/namespaces',
+            query,
+            (type, object: { metadata: { name: string } }) =>
+              seen.push(`${type} ${object.metadata.name.length}`),
+            resolve
+          )
+        })
+      const seen: string[] = []
+      expect(await watch({}, seen)).toBeNull()
+      expect(seen).toEqual(['ADDED 3000'])
+      // ended (without the limit this never resolves), the long line delivered to no one (the
+      // event before it may be lost with the cut chunk); client-node reports the cut as a
+      // transport failure, which the watch retries with backoff
+      const cut: string[] = []
+      const ended = await watch({ labelSelector: 'endless' }, cut)
+      expect(ended).toBeInstanceOf(Error)
+      expect(cut.filter((event) => event !== 'ADDED 3000')).toEqual([])
     } finally {
       await fake.close()
     }
