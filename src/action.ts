@@ -27,7 +27,10 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     settings = parseSettings((name) => core.getInput(name))
     const config = settings
     const monitor = config.command === 'monitor'
-    const logger = { info: (m: string) => core.info(safeLogLine(m)), warning: core.warning }
+    const logger = {
+      info: (m: string) => core.info(safeLogLine(m)),
+      warning: (m: string) => core.warning(safeLogLine(m))
+    }
     const tracking =
       monitor && config.fromFile === undefined ? await openTracking(config, env, logger) : undefined
     const report = await run(config, {
@@ -52,7 +55,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const code = exitCodeOf(error)
-    if (code === 1) core.debug(error instanceof Error ? (error.stack ?? message) : message)
+    if (code === 1)
+      core.debug(safeLogLine(error instanceof Error ? (error.stack ?? message) : message))
     core.setFailed(safeLogLine(`route-gate: ${message}`))
     core.setOutput('verdict', 'error')
     core.setOutput('ready', 'false')
@@ -89,7 +93,9 @@ async function writeSummary(markdown: string): Promise<void> {
   } catch (error) {
     // local runs and old GHES have no GITHUB_STEP_SUMMARY; the verdict must not depend on it
     core.warning(
-      `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`
+      safeLogLine(
+        `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`
+      )
     )
   }
 }

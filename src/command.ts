@@ -6,7 +6,7 @@ import { INPUTS, parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
 import { monitorExitCode } from './monitor.ts'
 import { exitCodeFor } from './outcome.ts'
-import { safeLogLine } from './report/escape.ts'
+import { neutralizeWorkflowCommands, safeLogLine } from './report/escape.ts'
 import { writeUserFile } from './files.ts'
 import { renderJson } from './report/json.ts'
 import { renderSummary } from './report/summary.ts'
@@ -112,7 +112,8 @@ export async function main(argv: string[]): Promise<number> {
     if (settings.reportFile !== undefined) {
       await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
-    process.stdout.write(render(report, settings) + '\n')
+    // stdout may be a workflow log: parts made safe one by one must not join into a command
+    process.stdout.write(neutralizeWorkflowCommands(render(report, settings)) + '\n')
     return settings.command === 'monitor'
       ? monitorExitCode(report, settings.failOn)
       : exitCodeFor(report)

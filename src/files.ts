@@ -1,13 +1,100 @@
-// Files route-gate writes for the user (the report, the monitor's state): private to the user, and a
-// path that cannot be written is the user's input to fix (exit 2), not a failed gate.
-import { writeFile } from 'node:fs/promises'
+// Files route-gate reads and writes for the user (manifests, dumps, the previous state, the report, the
+// monitor's state). Only regular files, found after resolving symlinks: a FIFO would hang the run and
+// /dev/zero would never end, and a pull request can commit a symlink to either. Reads stop at a byte
+// cap the error names. Files written are private to the user. A path that cannot be used is the
+// user's input to fix (exit 2), not a failed gate.
+import { constants, type Stats } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from './errors.ts'
 
-export async function writeUserFile(file: string, text: string, input: string): Promise<void> {
+export const MAX_FILE_BYTES = 128 * 1024 * 1024
+
+const MIB = 1024 * 1024
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a directory'
+  if (info.isFIFO()) return 'a FIFO'
+  if (info.isCharacterDevice()) return 'a character device'
+  if (info.isBlockDevice()) return 'a block device'
+  if (info.isSocket()) return 'a socket'
+  return 'not a file'
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error)
+}
+
+async function regularFile(handle: FileHandle, label: string): Promise<Stats> {
+  const info = await handle.stat()
+  if (!info.isFile()) {
+    throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
+  }
+  return info
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes`. `label` starts every error ("deploy/web.yaml",
+ * `Invalid previous "state.json"`). O_NONBLOCK: opening a FIFO must not wait for a writer.
+ */
+export async function readUserFile(
+  file: string,
+  label: string,
+  maxBytes = MAX_FILE_BYTES
+): Promise<Buffer> {
+  let handle: FileHandle
   try {
-    await writeFile(file, text, { mode: 0o600 })
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw new InputError(`Invalid ${input} "${file}": cannot write it (${reason})`)
+    const code = codeOf(error)
+    throw new InputError(
+      `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`
+    )
+  }
+  try {
+    const info = await regularFile(handle, label)
+    const tooLarge = (): InputError =>
+      new InputError(
+        `${label}: ${info.size > maxBytes ? `${info.size} bytes` : `more than ${maxBytes} bytes`} is too large (at most ${maxBytes / MIB} MiB)`
+      )
+    if (info.size > maxBytes) throw tooLarge()
+    // the size can be wrong (a file still growing, /proc): read at most one byte past the cap
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size + 1, 64 * 1024)))
+    const chunks: Buffer[] = []
+    let total = 0
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > maxBytes) throw tooLarge()
+      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)))
+    }
+    return Buffer.concat(chunks, total)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Writes a private (0600) regular file; a FIFO, device or directory at the path is refused. */
+export async function writeUserFile(file: string, text: string, input: string): Promise<void> {
+  const label = `Invalid ${input} "${file}"`
+  let handle: FileHandle
+  try {
+    // no O_TRUNC yet: what is at the path must be a regular file before anything changes
+    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o600)
+  } catch (error) {
+    const code = codeOf(error)
+    // ENXIO: a FIFO nobody reads
+    const why = code === 'ENXIO' ? 'a FIFO, not a regular file' : `cannot write it (${code})`
+    throw new InputError(`${label}: ${why}`)
+  }
+  try {
+    await regularFile(handle, label)
+    await handle.truncate(0)
+    await handle.writeFile(text)
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
+  } finally {
+    await handle.close()
   }
 }

@@ -45,7 +45,10 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const deadline = started + settings.timeoutMs
   const { cluster } = deps
   const docs = settings.manifests.length
-    ? await loadManifests(await expandManifestPaths(settings.manifests, deps.cwd), deps.cwd)
+    ? await loadManifests(await expandManifestPaths(settings.manifests, deps.cwd), deps.cwd, {
+        at: deadline,
+        now: deps.now
+      })
     : []
   const inTime = <T>(work: Promise<T>): Promise<T> => beforeDeadline(work, deadline, deps)
   const served = await inTime(cluster.routeVersions())

@@ -1,55 +1,94 @@
 // Reads manifest files and dumps into documents that remember their file, position and line, so that
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
-import { glob, readFile, stat } from 'node:fs/promises'
+import { glob, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
 import type { ManifestDocument } from './cluster/types.ts'
 import { parseLargeYaml, type ParsedDocument } from './large-yaml.ts'
 import { InputError } from './errors.ts'
+import { readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
 import { routeShapeError } from './model/shape.ts'
 import type { KubeObject } from './model/types.ts'
 
-export const MAX_FILE_BYTES = 128 * 1024 * 1024
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
 // Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
 const MAX_ALIASES = 100
 
-/** Expands files, directories (their *.yaml, *.yml, *.json) and globs into a sorted file list. */
+/**
+ * Expands files, directories (their *.yaml, *.yml, *.json) and globs into a sorted file list. A
+ * relative entry stays inside `cwd` (the workspace) after symlinks are resolved, so a committed
+ * symlink cannot make the run read /dev/zero or a file of the runner; an absolute entry is the
+ * user's explicit choice. Only regular files are read (readText).
+ */
 export async function expandManifestPaths(entries: string[], cwd: string): Promise<string[]> {
   const files: string[] = []
+  const workspace = await realpath(cwd).catch(() => path.resolve(cwd))
   for (const entry of entries) {
     const absolute = path.resolve(cwd, entry)
     const info = await stat(absolute).catch(() => undefined)
+    let found: string[]
     if (info?.isDirectory()) {
-      const inDir: string[] = []
+      found = []
       for await (const f of glob('*', { cwd: absolute })) {
-        if (MANIFEST_EXTENSIONS.has(path.extname(f))) inDir.push(path.join(absolute, f))
+        if (MANIFEST_EXTENSIONS.has(path.extname(f))) found.push(path.join(absolute, f))
       }
-      if (inDir.length === 0) {
+      if (found.length === 0) {
         throw new InputError(
           `manifests entry "${entry}": the directory has no .yaml, .yml or .json file`
         )
       }
-      files.push(...inDir.sort())
-    } else if (info?.isFile()) {
-      files.push(absolute)
+    } else if (info !== undefined) {
+      found = [absolute]
     } else {
-      const matched: string[] = []
-      for await (const f of glob(entry, { cwd })) matched.push(path.resolve(cwd, f))
-      if (matched.length === 0) throw new InputError(`manifests entry "${entry}": no such file`)
-      files.push(...matched.sort())
+      found = []
+      for await (const f of glob(entry, { cwd })) found.push(path.resolve(cwd, f))
+      if (found.length === 0) throw new InputError(`manifests entry "${entry}": no such file`)
     }
+    if (!path.isAbsolute(entry)) {
+      for (const file of found) await insideWorkspace(file, workspace, entry, cwd)
+    }
+    files.push(...found.sort())
   }
   return [...new Set(files)]
 }
 
+async function insideWorkspace(
+  file: string,
+  workspace: string,
+  entry: string,
+  cwd: string
+): Promise<void> {
+  const real = await realpath(file).catch(() => file)
+  const relative = path.relative(workspace, real)
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new InputError(
+      `manifests entry "${entry}": ${displayPath(file, cwd)} resolves to ${real}, outside the workspace ${cwd}; give an absolute path to read a file outside it`
+    )
+  }
+}
+
+/** The run's deadline: reading manifests is part of the run, so it counts against `timeout`. */
+export interface LoadDeadline {
+  at: number
+  now: () => number
+}
+
 /** Reads and parses every document of every file; a bad document anywhere is an InputError. */
-export async function loadManifests(files: string[], cwd: string): Promise<ManifestDocument[]> {
+export async function loadManifests(
+  files: string[],
+  cwd: string,
+  deadline?: LoadDeadline
+): Promise<ManifestDocument[]> {
   const docs: ManifestDocument[] = []
   for (const file of files) {
     const shown = displayPath(file, cwd)
     docs.push(...parseManifestText(await readText(file, shown), shown))
+    if (deadline !== undefined && deadline.now() > deadline.at) {
+      throw new InputError(
+        `Reading the manifests used up the timeout (at ${shown}): raise timeout or gate fewer files per step`
+      )
+    }
   }
   rejectDuplicates(docs)
   return docs
@@ -61,15 +100,7 @@ function displayPath(file: string, cwd: string): string {
 }
 
 async function readText(file: string, shown: string): Promise<string> {
-  const info = await stat(file).catch((e: NodeJS.ErrnoException) => {
-    throw new InputError(`${shown}: cannot read (${e.code ?? e.message})`)
-  })
-  if (info.size > MAX_FILE_BYTES) {
-    throw new InputError(
-      `${shown}: ${info.size} bytes is too large (at most ${MAX_FILE_BYTES / 1024 / 1024} MiB)`
-    )
-  }
-  const bytes = await readFile(file)
+  const bytes = await readUserFile(file, shown)
   if (bytes.subarray(0, 8192).includes(0)) {
     throw new InputError(`${shown}: binary data, not a YAML or JSON manifest`)
   }

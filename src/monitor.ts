@@ -1,12 +1,11 @@
 // Monitor mode: judge every Route in scope now, with the gate's verdict rules and diagnosis, and say
 // what changed since the previous run. With a watch window it keeps a list+watch open and reports
 // each change as it happens: status that moves without anyone touching the Route.
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ClusterClient, RouteScope } from './cluster/types.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { ClusterError, InputError } from './errors.ts'
-import { writeUserFile } from './files.ts'
+import { readUserFile, writeUserFile } from './files.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
 import type { FailOn, Settings } from './inputs.ts'
 import { evaluateRoute } from './model/evaluate.ts'
@@ -275,15 +274,8 @@ export async function writeStateFile(file: string, cwd: string, report: Report):
 
 /** Reads `--previous`: a former report or a state file (both hold routes[] with verdicts). */
 export async function readPreviousState(file: string, cwd: string): Promise<RouteState[]> {
-  let text: string
-  try {
-    text = await readFile(path.resolve(cwd, file), 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new InputError(
-      `Invalid previous "${file}": ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? String(error)})`}`
-    )
-  }
+  const label = `Invalid previous "${file}"`
+  const text = (await readUserFile(path.resolve(cwd, file), label)).toString('utf8')
   let value: unknown
   try {
     value = JSON.parse(text)

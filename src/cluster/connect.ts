@@ -1,9 +1,10 @@
 // The entry point of the cluster layer: a ClusterClient for the configured cluster and context.
 import type { ClusterClient } from './types.ts'
 import { KubeClusterClient } from './client.ts'
+import { guardCredentials } from './credentials.ts'
 import { Discovery } from './discovery.ts'
 import { loadKubeConfig } from './kubeconfig.ts'
-import { ApiRequester } from './request.ts'
+import { ApiRequester, boundWatchLines } from './request.ts'
 import { DEFAULT_TUNING, type ClusterTuning } from './session.ts'
 
 export interface ConnectOptions {
@@ -29,6 +30,8 @@ function createClient(options: ConnectOptions): ClusterClient {
   const base = { ...DEFAULT_TUNING, ...options.tuning }
   const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
+  guardCredentials(kubeConfig, description, options.mask)
+  boundWatchLines(kubeConfig, server)
   const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs, closing.signal)
   const discovery = new Discovery(api, tuning.retry, description)
   return new KubeClusterClient({

@@ -3,6 +3,7 @@
 // namespace without ever carrying a credential.
 import { ApiException } from '@kubernetes/client-node'
 import { ClusterError, InputError } from '../errors.ts'
+import { withoutUserinfo } from './secrets.ts'
 
 /** What went wrong, in one shape, whatever threw it. */
 export interface Fault {
@@ -106,7 +107,13 @@ function causeCode(error: Error): string | undefined {
   return undefined
 }
 
+/** `faultOf`, never quoting a URL's `user:password@` (a transport error can name the server). */
 export function describeFault(error: unknown): Fault {
+  const fault = faultOf(error)
+  return { ...fault, message: withoutUserinfo(fault.message) }
+}
+
+function faultOf(error: unknown): Fault {
   if (error instanceof ApiException) {
     const headers = error.headers as Record<string, string> | undefined
     return httpFault(error.code, parseStatusBody(error.body), headers?.['retry-after'])

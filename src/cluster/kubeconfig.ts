@@ -4,8 +4,9 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { KubeConfig, type User } from '@kubernetes/client-node'
+import { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, InputError } from '../errors.ts'
+import { maskClusterUserinfo, maskRawSecrets, maskUsers, withoutUserinfo } from './secrets.ts'
 
 export interface KubeConfigSource {
   /** kubeconfig content (the action input), not a path */
@@ -17,6 +18,7 @@ export interface KubeConfigSource {
 
 export interface LoadedKubeConfig {
   kubeConfig: KubeConfig
+  /** without userinfo: it is shown in messages */
   server: string
   contextName: string
   defaultNamespace: string
@@ -24,59 +26,13 @@ export interface LoadedKubeConfig {
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token'
 
-// Keys whose values are credentials, wherever they appear in a kubeconfig (user, auth-provider config).
-const SECRET_KEYS = [
-  'token',
-  'password',
-  'client-key-data',
-  'id-token',
-  'refresh-token',
-  'access-token',
-  'client-secret'
-]
-// Block style ("token: x" on its own line) and flow style ("{refresh-token: x, …}") alike.
-const SECRET_ENTRY = new RegExp(
-  `(?:^|[\\s{,])(?:-\\s+)?["']?(?:${SECRET_KEYS.join('|')})["']?\\s*:[ \\t]*("[^"\\n]*"|'[^'\\n]*'|[^\\s,}\\]#][^,}\\]\\n]*?)[ \\t]*(?=$|[,}\\]\\n#])`,
-  'gm'
-)
-
-function maskValue(value: string | undefined, mask: (secret: string) => void): void {
-  const trimmed = value?.trim().replace(/^(["'])(.*)\1$/, '$2')
-  if (trimmed) mask(trimmed)
-}
-
-/** Before any parser sees the text: a parse error could quote the line it failed on. */
-function maskRawSecrets(content: string, mask: (secret: string) => void): void {
-  for (const match of content.matchAll(SECRET_ENTRY)) maskValue(match[1], mask)
-}
-
-function maskUsers(users: User[], mask: (secret: string) => void): void {
-  for (const user of users) {
-    maskValue(user.token, mask)
-    maskValue(user.password, mask)
-    if (user.keyData) {
-      mask(user.keyData)
-      maskValue(Buffer.from(user.keyData, 'base64').toString('utf8'), mask)
-    }
-    const env: unknown = (user.exec as { env?: unknown } | undefined)?.env
-    if (Array.isArray(env)) {
-      for (const entry of env as { value?: unknown }[]) {
-        if (typeof entry.value === 'string') maskValue(entry.value, mask)
-      }
-    }
-    const config: unknown = (user.authProvider as { config?: unknown } | undefined)?.config
-    if (typeof config === 'object' && config !== null) {
-      for (const [key, value] of Object.entries(config)) {
-        if (/token|secret|password/i.test(key) && typeof value === 'string') maskValue(value, mask)
-      }
-    }
-  }
-}
-
-/** The first line only: js-yaml appends a snippet of the offending input. */
+/**
+ * The first line only (js-yaml appends a snippet of the offending input), without what it quotes: an
+ * alias or tag it names can be a mistyped credential.
+ */
 function parseProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
-  return message.split('\n')[0] ?? message
+  return (message.split('\n')[0] ?? message).replace(/"[^"]*"|'[^']*'|!<[^>]*>/g, '…')
 }
 
 function loadFile(kubeConfig: KubeConfig, file: string): void {
@@ -100,10 +56,11 @@ function mergeFirstWins(into: KubeConfig, next: KubeConfig): void {
 function loadSource(source: KubeConfigSource): KubeConfig {
   const kubeConfig = new KubeConfig()
   if (source.kubeconfig !== undefined && source.kubeconfig.trim() !== '') {
-    maskRawSecrets(source.kubeconfig, source.mask)
     try {
       kubeConfig.loadFromString(source.kubeconfig)
     } catch (error) {
+      // masked from the raw text, as the parser did not get to the fields: the text may be printed
+      maskRawSecrets(source.kubeconfig, source.mask)
       throw new InputError(`Invalid kubeconfig: ${parseProblem(error)}`)
     }
     return kubeConfig
@@ -137,6 +94,7 @@ function loadSource(source: KubeConfigSource): KubeConfig {
 export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
   const kubeConfig = loadSource(source)
   maskUsers(kubeConfig.getUsers(), source.mask)
+  maskClusterUserinfo(kubeConfig.getClusters(), source.mask)
   const contextNames = kubeConfig.getContexts().map((context) => context.name)
   const known = contextNames.length > 0 ? contextNames.join(', ') : 'none'
   if (source.context) {
@@ -162,7 +120,7 @@ export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
   }
   return {
     kubeConfig,
-    server: cluster.server,
+    server: withoutUserinfo(cluster.server),
     contextName,
     defaultNamespace: context.namespace || 'default'
   }

@@ -10,7 +10,75 @@ import {
   type HttpMethod,
   type KubeConfig
 } from '@kubernetes/client-node'
+import { ClusterError } from '../errors.ts'
 import { describeFault } from './errors.ts'
+
+/** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
+/** A watch event is one object (etcd keeps at most 1.5 MiB by default); a longer line is no event. */
+export const MAX_WATCH_LINE_BYTES = 16 * 1024 * 1024
+
+interface ResponseHandler {
+  onResponseData?(controller: { abort(reason: Error): void }, chunk: Buffer): void
+}
+interface Dispatching {
+  dispatch(options: unknown, handler: ResponseHandler): boolean
+}
+
+/** Forwards everything to `target`, with `overrides` in place of some of its members. */
+function decorate<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy(target, {
+    get(object, key) {
+      if (typeof key === 'string' && key in overrides) return overrides[key]
+      const value: unknown = Reflect.get(object, key, object)
+      return typeof value === 'function' ? (value as () => unknown).bind(object) : value
+    }
+  })
+}
+
+/**
+ * client-node's Watch splits the stream into lines without a limit: a server (or whatever answers in
+ * its place) that never sends a newline would grow one line until memory runs out. Every watch request
+ * of this KubeConfig gets a dispatcher that ends the stream once a line passes `maxLineBytes`.
+ */
+export function boundWatchLines(
+  kubeConfig: KubeConfig,
+  server: string,
+  maxLineBytes = MAX_WATCH_LINE_BYTES
+): void {
+  const apply = kubeConfig.applySecurityAuthentication.bind(kubeConfig)
+  kubeConfig.applySecurityAuthentication = async (context: RequestContext) => {
+    await apply(context)
+    const dispatcher = context.getDispatcher() as Dispatching | undefined
+    if (dispatcher === undefined) return
+    if (new URL(context.getUrl()).searchParams.get('watch') !== 'true') return
+    const dispatch = (options: unknown, handler: ResponseHandler): boolean => {
+      let line = 0
+      const onResponseData = (controller: { abort(reason: Error): void }, chunk: Buffer): void => {
+        for (let start = 0; start < chunk.length;) {
+          const newline = chunk.indexOf(10, start)
+          line += (newline < 0 ? chunk.length : newline) - start
+          if (line > maxLineBytes) {
+            // client-node's Watch reports the cut as a transport failure ("terminated"): the
+            // watch retries with backoff until the deadline, never keeping a line without end
+            controller.abort(
+              new ClusterError(
+                `${server} sent a watch event longer than ${maxLineBytes} bytes, the most route-gate reads`
+              )
+            )
+            return
+          }
+          if (newline < 0) break
+          line = 0
+          start = newline + 1
+        }
+        handler.onResponseData?.(controller, chunk)
+      }
+      return dispatcher.dispatch(options, decorate(handler, { onResponseData }))
+    }
+    context.setDispatcher(decorate(dispatcher, { dispatch }) as never)
+  }
+}
 
 export type Query = Record<string, string | number | boolean | undefined>
 
@@ -36,7 +104,8 @@ export class ApiRequester {
     private readonly server: string,
     private readonly timeoutMs: number,
     /** aborts every request in flight when the client closes */
-    private readonly closing?: AbortSignal
+    private readonly closing?: AbortSignal,
+    private readonly maxResponseBytes = MAX_RESPONSE_BYTES
   ) {}
 
   /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
@@ -72,7 +141,7 @@ export class ApiRequester {
     const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
     context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
     const response = await this.http.send(context).toPromise()
-    const text = await response.body.text()
+    const text = await this.readBody(response.body, `${method} ${path}`)
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
       throw new ApiException(
         response.httpStatusCode,
@@ -82,5 +151,27 @@ export class ApiRequester {
       )
     }
     return JSON.parse(text) as T
+  }
+
+  /** The body as text, read up to the byte limit: what the server sends is not trusted to end. */
+  private async readBody(
+    body: { text(): Promise<string>; stream?: () => ReadableStream<Uint8Array> | null },
+    request: string
+  ): Promise<string> {
+    const stream = body.stream?.()
+    if (!stream) return body.text()
+    const decoder = new TextDecoder()
+    let text = ''
+    let bytes = 0
+    for await (const chunk of stream) {
+      bytes += chunk.byteLength
+      if (bytes > this.maxResponseBytes) {
+        throw new ClusterError(
+          `${this.server} sent more than ${this.maxResponseBytes} bytes in answer to ${request}, the most route-gate reads; the server or a proxy in front of it is broken`
+        )
+      }
+      text += decoder.decode(chunk, { stream: true })
+    }
+    return text + decoder.decode()
   }
 }

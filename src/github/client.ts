@@ -76,17 +76,3 @@ function explain(error: unknown, status: number | undefined, permission: string)
   if (status === 410) return `${answer}. Issues are disabled on this repository.`
   return answer
 }
-
-/**
- * Whether route-gate may adopt an issue or comment that carries its hidden marker: anyone can write
- * the marker, so only the workflow's bot or someone with write access to the repository counts.
- */
-export function trustedAuthor(item: {
-  user?: { type?: string } | null
-  author_association?: string
-}): boolean {
-  return (
-    item.user?.type === 'Bot' ||
-    ['OWNER', 'MEMBER', 'COLLABORATOR'].includes(item.author_association ?? '')
-  )
-}

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto'
 import type { Report } from '../model/types.ts'
 import { renderPullRequestComment } from '../report/comment.ts'
-import { call, trustedAuthor, type Octokit, type Repo } from './client.ts'
+import { call, type Octokit, type Repo } from './client.ts'
+import { trustOf } from './trust.ts'
 
 const PERMISSION = 'pull-requests: write'
 const BODY_MAX_BYTES = 65_000
@@ -36,7 +37,10 @@ export async function upsertPullRequestComment(
       per_page: 100
     })
   )
-  const existing = comments.find((c) => (c.body ?? '').includes(marker) && trustedAuthor(c))
+  // the marker opens the body; quoted anywhere else (cluster text) it marks nothing
+  const marked = comments.filter((c) => (c.body ?? '').startsWith(marker))
+  const trust = marked.length > 0 ? await trustOf(octokit) : undefined
+  const existing = trust && marked.find(trust)
   if (existing !== undefined) {
     const { data } = await call(
       `update comment ${existing.id} on pull request #${pullNumber}`,

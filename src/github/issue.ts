@@ -5,8 +5,9 @@
 import type { RouteState } from '../model/transitions.ts'
 import type { Report } from '../model/types.ts'
 import { issueTitle, renderChangeComment, renderIssueBody } from '../report/issue.ts'
-import { call, trustedAuthor, type Octokit, type Repo } from './client.ts'
+import { call, type Octokit, type Repo } from './client.ts'
 import { decodeState, encodeState } from './state.ts'
+import { trustOf, type Trust } from './trust.ts'
 
 export const ISSUE_LABEL = 'route-gate'
 const PERMISSION = 'issues: write'
@@ -43,7 +44,7 @@ interface IssueData {
   body?: string | null
   html_url: string
   pull_request?: unknown
-  user?: { type?: string } | null
+  user?: { login?: string; type?: string } | null
   author_association?: string
 }
 
@@ -57,6 +58,8 @@ function toIssue(data: IssueData): TrackingIssue {
 }
 
 export class IssueTracker {
+  private trust: Trust | undefined
+
   constructor(
     private readonly octokit: Octokit,
     private readonly repo: Repo,
@@ -70,7 +73,8 @@ export class IssueTracker {
   async load(): Promise<Loaded> {
     const issue = (await this.listLabelled()) ?? (await this.searchByTitle())
     if (issue === undefined) return {}
-    const state = decodeState(issue.body)
+    // the state is the line right after the marker: nowhere else in the body (which quotes cluster text)
+    const state = decodeState(issue.body.split('\n')[1] ?? '')
     if (state instanceof Error) {
       return {
         issue,
@@ -151,14 +155,18 @@ export class IssueTracker {
     return this.pick(result.data.items)
   }
 
-  /** The open issue with the marker, else the newest closed one; the oldest of several open ones. */
-  private pick(issues: IssueData[]): TrackingIssue | undefined {
+  /**
+   * The open issue that starts with the marker, else the newest closed one; the oldest of several
+   * open ones.
+   */
+  private async pick(issues: IssueData[]): Promise<TrackingIssue | undefined> {
     const marker = issueMarker(this.clusterName)
-    const ours = issues
-      .filter(
-        (i) => i.pull_request === undefined && (i.body ?? '').includes(marker) && trustedAuthor(i)
-      )
-      .map(toIssue)
+    const marked = issues.filter(
+      (i) => i.pull_request === undefined && (i.body ?? '').startsWith(marker)
+    )
+    if (marked.length === 0) return undefined
+    this.trust ??= await trustOf(this.octokit)
+    const ours = marked.filter(this.trust).map(toIssue)
     const open = ours.filter((i) => i.state === 'open').sort((a, b) => a.number - b.number)
     const closed = ours.filter((i) => i.state === 'closed').sort((a, b) => b.number - a.number)
     return open[0] ?? closed[0]

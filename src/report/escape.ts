@@ -48,20 +48,25 @@ export function escapeMarkdownInline(text: string): string {
     .replace(/\n/g, '<br>')
 }
 
-// The runner reads a line as a command when it starts with "::" (v2) or "##[" (v1) after leading
-// whitespace. A look-alike first character keeps the text readable and makes it no command.
-const WORKFLOW_COMMAND = /^(\s*)(?:::|##\[)/
+// The runner reads a line as a command when it starts with "::" (v2) after leading whitespace, and
+// finds the legacy "##[" (v1) anywhere in a line. "::stop-commands::" and the "::<token>::" that
+// resumes are v2 commands too. A look-alike first character keeps the text readable and makes it no
+// command.
+const WORKFLOW_COMMAND = /^(\s*)::|##\[/gm
+
+/**
+ * Makes no line of `text` a workflow command, leaving everything else (a rendering's own colours)
+ * as it is: for output whose parts were made safe one by one and then joined.
+ */
+export function neutralizeWorkflowCommands(text: string): string {
+  return text.replace(WORKFLOW_COMMAND, (match, space: string | undefined) =>
+    space === undefined ? '\uff03#[' : `${space}\u2236:`
+  )
+}
 
 /** For the workflow log: no control characters, and no line of the text can be a workflow command. */
 export function safeLogLine(text: string): string {
-  return stripControl(text)
-    .split('\n')
-    .map((line) =>
-      line.replace(WORKFLOW_COMMAND, (match, space: string) =>
-        match.endsWith('::') ? `${space}\u2236:` : `${space}\uff03#[`
-      )
-    )
-    .join('\n')
+  return neutralizeWorkflowCommands(stripControl(text))
 }
 
 /** Cuts to at most `max` UTF-16 units, ending in "…" when cut, never splitting a surrogate pair. */
@@ -76,10 +81,12 @@ export function truncate(text: string, max: number): string {
 
 /**
  * A fenced code block that its content cannot close: the fence is longer than any backtick run in it.
- * Its lines are also safe log lines, because the CLI's Markdown may be printed into a workflow log.
+ * Its lines are also safe log lines, because the CLI's Markdown may be printed into a workflow log,
+ * and hold no HTML comment opener, because route-gate finds its own issue and comment by one.
  */
 export function fencedCode(content: string, language = ''): string {
-  const text = safeLogLine(content).replace(/\n+$/, '')
+  // "<!--" would let the text hide or plant a comment (route-gate's markers) in the raw body
+  const text = safeLogLine(content).replace(/<!--/g, '<!\u2010-').replace(/\n+$/, '')
   const longestRun = (text.match(/`+/g) ?? []).reduce(
     (longest, run) => Math.max(longest, run.length),
     0

@@ -4,8 +4,19 @@
 import type { ParentResult, Problem, Report, RouteResult } from '../model/types.ts'
 import { truncate } from './escape.ts'
 
+// JSON can reach a terminal or a workflow log (`--format json`, a step that echoes the `report`
+// output), where the runner reads "##[" anywhere as a command. JSON.stringify leaves DEL, C1 controls
+// and bidi overrides raw. All of these occur only inside strings, so writing a character as its
+// \u escape keeps every value and makes the text inert.
+function stringify(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
+    /##\[|[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => (c === '##[' ? '#\\u0023[' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  )
+}
+
 export function renderJson(report: Report): string {
-  return JSON.stringify(report, null, 2)
+  return stringify(report, 2)
 }
 
 /** A cut report says so; `omittedRoutes` counts the Routes left out (`counts` still covers all). */
@@ -66,7 +77,7 @@ function serialize(report: Report, routes: (RouteResult | undefined)[]): string 
   const out: OutputReport = { ...report, routes: kept }
   if (kept.length < report.routes.length) out.omittedRoutes = report.routes.length - kept.length
   if (routes !== report.routes) out.truncated = true
-  return JSON.stringify(out)
+  return stringify(out)
 }
 
 /**
@@ -75,7 +86,7 @@ function serialize(report: Report, routes: (RouteResult | undefined)[]): string 
  * The result is always valid JSON that matches the schema, with `"truncated": true` when cut.
  */
 export function reportForOutput(report: Report, maxChars: number): string {
-  const whole = JSON.stringify(report)
+  const whole = stringify(report)
   if (whole.length <= maxChars) return whole
 
   let routes: (RouteResult | undefined)[] = report.routes

@@ -1,7 +1,11 @@
 // The bad-input corpus: every case with the inputs that provoke it and the exact error expected. The
 // manifests live in ./manifests (byte-exact on purpose: prettier leaves them alone). Placeholders in
 // inputs and messages: {ns} a fresh namespace, {huge} a generated file over the size limit, {server}
-// the API server, {context} the kubeconfig context. Exit 2 is the user's input, 3 the cluster.
+// the API server, {context} the kubeconfig context, {fifo} and {zerodir} special files (specialFiles).
+// Exit 2 is the user's input, 3 the cluster.
+import { execFileSync } from 'node:child_process'
+import { mkdir, symlink } from 'node:fs/promises'
+import path from 'node:path'
 
 export type KubeconfigVariant = 'malformed' | 'no-context' | 'unreachable' | 'wrong-ca'
 
@@ -43,9 +47,25 @@ export function caseKubeconfig(
   ].join('\n')
 }
 
-/** Fills {ns}, {huge}, {server} and {context} into a case's inputs or message. */
+/** Fills {ns}, {huge}, {server}, {context}, {fifo} and {zerodir} into a case's inputs or message. */
 export function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/\{(ns|huge|server|context)\}/g, (whole, key: string) => values[key] ?? whole)
+  return text.replace(
+    /\{(ns|huge|server|context|fifo|zerodir)\}/g,
+    (whole, key: string) => values[key] ?? whole
+  )
+}
+
+/**
+ * Made at run time (git would keep neither well): {fifo}, a FIFO nobody writes to, and {zerodir}, a
+ * folder whose manifest is a symlink to /dev/zero, as a pull request can commit one.
+ */
+export async function specialFiles(dir: string): Promise<{ fifo: string; zerodir: string }> {
+  const fifo = path.join(dir, 'routes.fifo.yaml')
+  execFileSync('mkfifo', [fifo])
+  const zerodir = path.join(dir, 'zero')
+  await mkdir(zerodir)
+  await symlink('/dev/zero', path.join(zerodir, 'zero.yaml'))
+  return { fifo, zerodir }
 }
 
 export interface BadInputCase {
@@ -128,6 +148,20 @@ export const BAD_INPUTS: BadInputCase[] = [
     cluster: false,
     code: 2,
     message: '{huge}: 134217729 bytes is too large (at most 128 MiB)'
+  },
+  {
+    name: 'manifests entry that is a FIFO (no writer: must not hang)',
+    inputs: { ...manifest('x'), manifests: '{fifo}' },
+    cluster: false,
+    code: 2,
+    message: '{fifo}: a FIFO, not a regular file'
+  },
+  {
+    name: 'manifests folder holding a symlink to /dev/zero',
+    inputs: { ...manifest('x'), manifests: '{zerodir}' },
+    cluster: false,
+    code: 2,
+    message: '{zerodir}/zero.yaml: a character device, not a regular file'
   },
   {
     name: 'document without kind (after a valid one)',

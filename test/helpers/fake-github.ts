@@ -56,6 +56,11 @@ export class FakeGitHub {
   readonly comments: FakeComment[] = []
   /** labels a token without push access cannot set: GitHub drops them silently */
   dropLabels = false
+  /**
+   * The token's own account, which GET /user answers and which writes what the run creates;
+   * undefined: the workflow's GITHUB_TOKEN, which writes as github-actions[bot] and is refused GET /user.
+   */
+  viewer: { login: string; id: number; type: 'Bot' | 'User' } | undefined = undefined
   private failures: Failure[] = []
   private nextId = 1000
   private nextNumber = 1
@@ -109,6 +114,10 @@ export class FakeGitHub {
     return this.requests.filter((r) => r.method !== 'GET')
   }
 
+  private author(): { login: string; id: number; type: 'Bot' | 'User' } {
+    return this.viewer ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
+  }
+
   private issueJson(issue: FakeIssue): Record<string, unknown> {
     const base = `${this.url}/repos/${this.owner}/${this.repo}`
     return {
@@ -116,7 +125,7 @@ export class FakeGitHub {
       node_id: `I_${issue.id}`,
       url: `${base}/issues/${issue.number}`,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${issue.number}`,
-      user: issue.user ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      user: issue.user ?? this.author(),
       author_association: issue.author_association ?? 'NONE',
       assignees: [],
       locked: false
@@ -132,7 +141,7 @@ export class FakeGitHub {
       updated_at: comment.updated_at,
       issue_url: `${this.url}/repos/${this.owner}/${this.repo}/issues/${comment.issue_number}`,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${comment.issue_number}#issuecomment-${comment.id}`,
-      user: comment.user ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+      user: comment.user ?? this.author(),
       author_association: comment.author_association ?? 'NONE'
     }
   }
@@ -162,6 +171,11 @@ export class FakeGitHub {
         { message: f!.message, documentation_url: 'https://docs.github.com/rest' },
         f!.headers
       )
+      return
+    }
+    if (request.method === 'GET' && request.path === '/user') {
+      if (this.viewer) send(200, { ...this.viewer, node_id: `U_${this.viewer.id}` })
+      else send(403, { message: 'Resource not accessible by integration' })
       return
     }
     if (request.method === 'GET' && request.path === '/search/issues') {
@@ -198,7 +212,8 @@ export class FakeGitHub {
       const issue = this.addIssue({
         title: String(body.title),
         body: String(body.body ?? ''),
-        labels: labels.map((name, i) => ({ id: i + 1, name }))
+        labels: labels.map((name, i) => ({ id: i + 1, name })),
+        user: this.author()
       })
       send(201, this.issueJson(issue))
     } else if ((match = /^PATCH \/issues\/(\d+)$/.exec(route))) {
@@ -230,7 +245,8 @@ export class FakeGitHub {
         issue_number: issue.number,
         body: String(request.body?.body ?? ''),
         created_at: now,
-        updated_at: now
+        updated_at: now,
+        user: this.author()
       }
       this.comments.push(comment)
       issue.comments += 1

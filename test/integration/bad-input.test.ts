@@ -8,12 +8,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { MAX_FILE_BYTES } from '../../src/manifests.ts'
+import { MAX_FILE_BYTES } from '../../src/files.ts'
 import {
   BAD_INPUTS,
   CASE_TOKEN,
   caseKubeconfig,
   fill,
+  specialFiles,
   UNREACHABLE_SERVER,
   type BadInputCase
 } from '../bad-inputs/cases.ts'
@@ -23,6 +24,7 @@ import { statusCode } from '../cluster/fixtures.ts'
 
 const CORPUS = fileURLToPath(new URL('../bad-inputs', import.meta.url))
 let huge: string
+let special: { fifo: string; zerodir: string }
 let strangerCa: string
 
 beforeAll(async () => {
@@ -30,6 +32,7 @@ beforeAll(async () => {
   huge = path.join(dir, 'huge.yaml')
   await writeFile(huge, '')
   await truncate(huge, MAX_FILE_BYTES + 1)
+  special = await specialFiles(dir)
   // a CA that signed nothing the test cluster serves
   execFileSync(
     'openssl',
@@ -70,7 +73,8 @@ async function prepare(badCase: BadInputCase): Promise<Prepared> {
     ns: uses('ns') ? await testNamespace('bad-input') : '',
     huge,
     server: ownServer ? UNREACHABLE_SERVER : env.apiServer,
-    context: badCase.kubeconfig === undefined ? 'route-gate-test' : 'test'
+    context: badCase.kubeconfig === undefined ? 'route-gate-test' : 'test',
+    ...special
   }
   const inputs = Object.fromEntries(
     Object.entries(badCase.inputs).map(([k, v]) => [k, fill(v, values)])

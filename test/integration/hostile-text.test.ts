@@ -11,7 +11,7 @@ import {
   writeRouteStatus
 } from '../helpers/cluster.ts'
 import { createOtherRoute } from '../helpers/route-states.ts'
-import { expectInertMarkdown, expectNoControl } from '../fixtures/report/inert.ts'
+import { expectInertMarkdown, expectNoControl, expectNoMatch } from '../fixtures/report/inert.ts'
 
 const MESSAGE = [
   '<img src=x onerror=alert(1)></details><script>alert(2)</script>',
@@ -23,7 +23,10 @@ const MESSAGE = [
   '  ::set-output name=verdict::ready',
   'carriage\r::warning::after-cr',
   '##[error]legacy',
+  'mid-line ##[add-mask]Routes and ##[set-output name=ready;]true',
   '::stop-commands::token',
+  'then ::stop-commands::token2 mid-line',
+  '::token::',
   '*bold* [link](https://evil.example) # heading',
   'y'.repeat(20_000)
 ].join('\n')
@@ -36,11 +39,13 @@ const OWN_COMMAND = /^::(error|warning|notice|debug|add-mask|group|endgroup)( [^
 function expectSafeLog(log: string): void {
   expectNoControl(log.replace(/\r/g, ''))
   expect(log).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+  // the runner reads "##[" anywhere in a line as a (legacy) command; route-gate never writes one
+  expectNoMatch(log, /##\[/, 'a legacy workflow command')
   for (const line of log.split('\n')) {
-    if (/^\s*(::|##\[)/.test(line)) expect(line, line.slice(0, 200)).toMatch(OWN_COMMAND)
+    if (/^\s*::/.test(line)) expect(line, line.slice(0, 200)).toMatch(OWN_COMMAND)
     expect(line).not.toMatch(/^::(error|warning)::(injected|after-cr)/)
   }
-  expect(log).not.toMatch(/^\s*::(set-output|stop-commands)/m)
+  expect(log).not.toMatch(/^\s*::(set-output|stop-commands|token)/m)
 }
 
 async function hostileRoute(): Promise<string> {
@@ -123,5 +128,19 @@ describe('hostile status text through the bundles', () => {
     expect(markdown.code).toBe(1)
     expectInertMarkdown(markdown.stdout)
     expectSafeLog(markdown.stdout)
+    expectSafeLog(text.stdout)
+    expectSafeLog(text.stderr)
+    // the fenced full message still shows what the controller wrote
+    expect(markdown.stdout).toContain('add-mask]Routes')
+
+    const json = await runCli(
+      ['check', '--routes', `httproute/${ns}/web`, '--timeout', '3s', '--format', 'json'],
+      { env }
+    )
+    expect(json.code).toBe(1)
+    expectSafeLog(json.stdout)
+    // escaped in the JSON text only: the value is the controller's message, unchanged
+    expect(json.stdout).toContain('add-mask]Routes')
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('##[add-mask]Routes')
   })
 })

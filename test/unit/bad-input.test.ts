@@ -9,19 +9,21 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { connect } from '../../src/cluster/connect.ts'
 import { exitCodeOf } from '../../src/errors.ts'
 import { parseSettings } from '../../src/inputs.ts'
-import { MAX_FILE_BYTES } from '../../src/manifests.ts'
+import { MAX_FILE_BYTES } from '../../src/files.ts'
 import { run } from '../../src/run.ts'
 import {
   BAD_INPUTS,
   CASE_TOKEN,
   caseKubeconfig,
   fill,
+  specialFiles,
   UNREACHABLE_SERVER
 } from '../bad-inputs/cases.ts'
 import { FakeCluster } from '../helpers/fake-cluster.ts'
 
 const CORPUS = fileURLToPath(new URL('../bad-inputs', import.meta.url))
 let huge: string
+let special: { fifo: string; zerodir: string }
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-huge-'))
@@ -29,13 +31,20 @@ beforeAll(async () => {
   await writeFile(huge, '')
   // sparse: over the limit without writing 128 MiB
   await truncate(huge, MAX_FILE_BYTES + 1)
+  special = await specialFiles(dir)
 })
 
 describe('bad inputs without a cluster', () => {
   it.each(BAD_INPUTS.filter((c) => !c.cluster).map((c) => [c.name, c] as const))(
     '%s',
     async (_name, badCase) => {
-      const values = { ns: 'bad-input-unit', huge, server: UNREACHABLE_SERVER, context: 'test' }
+      const values = {
+        ns: 'bad-input-unit',
+        huge,
+        server: UNREACHABLE_SERVER,
+        context: 'test',
+        ...special
+      }
       const inputs = Object.fromEntries(
         Object.entries(badCase.inputs).map(([k, v]) => [k, fill(v, values)])
       )

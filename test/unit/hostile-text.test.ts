@@ -8,7 +8,8 @@ import type { Report } from '../../src/model/types.ts'
 import { failureMessage } from '../../src/outcome.ts'
 import { buildAnnotations } from '../../src/report/annotations.ts'
 import { renderPullRequestComment } from '../../src/report/comment.ts'
-import { safeLogLine } from '../../src/report/escape.ts'
+import { neutralizeWorkflowCommands, safeLogLine } from '../../src/report/escape.ts'
+import { renderJson, reportForOutput } from '../../src/report/json.ts'
 import { renderChangeComment, renderIssueBody } from '../../src/report/issue.ts'
 import { renderSummary } from '../../src/report/summary.ts'
 import { renderText } from '../../src/report/text.ts'
@@ -26,6 +27,7 @@ const MORE_HOSTILE = [
   'admin\u202euser\u202c \u2066isolate\u2069 zero\u200bwidth',
   'line\u2028separator\u2029paragraph',
   'carriage\r::error::after-cr',
+  'mid ##[add-mask]Routes, ##[set-output name=ready;]true, ::stop-commands::tok and ::tok::',
   '&lt;script&gt; &#60;img&#62;',
   '| --- | --- |\n| fake | row |',
   '<https://evil.example> https://evil.example/@user',
@@ -141,7 +143,7 @@ describe('hostile cluster text', () => {
       expectNoControl(line)
       // only the command itself starts the line; nothing in it starts another
       expect(line.startsWith(`::${a.level} `)).toBe(true)
-      expect(line.slice(2)).not.toMatch(/(^|%0A|%0D)\s*(::|##\[)/)
+      expect(line.slice(2)).not.toMatch(/(^|%0A|%0D)\s*::|##\[/)
       expect(a.message.length).toBeLessThanOrEqual(4096)
       expect(a.title?.length ?? 0).toBeLessThanOrEqual(256)
     }
@@ -169,5 +171,36 @@ describe('hostile cluster text', () => {
       expectNoWorkflowCommand(line)
       expectNoControl(line)
     }
+  })
+
+  it('the fenced full message keeps the text visible, but no command and no comment opener', () => {
+    const report = hostile()
+    const md = renderSummary(report)
+    const { code } = splitFences(md)
+    expect(code.length).toBeGreaterThan(0)
+    const full = code.join('\n')
+    expect(full).toContain('add-mask]Routes')
+    expect(full).toContain('stop-commands')
+    expectNoWorkflowCommand(full)
+    expect(md).not.toContain('<!--')
+  })
+
+  it('everything the CLI prints: text, Markdown and JSON carry no command at any position', () => {
+    const report = hostile()
+    for (const out of [
+      renderText(report, { color: true }),
+      renderText(report, { color: false }),
+      renderSummary(report),
+      renderJson(report)
+    ]) {
+      expectNoWorkflowCommand(neutralizeWorkflowCommands(out))
+    }
+    // JSON keeps the value exactly: only the way "#" is written changes
+    const json = renderJson(report)
+    expectNoWorkflowCommand(json)
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(report)))
+    const output = reportForOutput(report, 256 * 1024)
+    expectNoWorkflowCommand(output)
+    expect((JSON.parse(output) as Report).routes[0]!.name).toBe(report.routes[0]!.name)
   })
 })

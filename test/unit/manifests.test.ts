@@ -3,12 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { InputError } from '../../src/errors.ts'
-import {
-  expandManifestPaths,
-  loadManifests,
-  MAX_FILE_BYTES,
-  parseManifestText
-} from '../../src/manifests.ts'
+import { expandManifestPaths, loadManifests, parseManifestText } from '../../src/manifests.ts'
+import { MAX_FILE_BYTES } from '../../src/files.ts'
 
 const route = (name: string, extra = '') => `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute

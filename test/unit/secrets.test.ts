@@ -140,4 +140,36 @@ describe('kubeconfig secrets', () => {
     for (const secret of SECRETS) expect(flag.stdout + flag.stderr).not.toContain(secret)
     expect(await filesWithSecrets(os.tmpdir(), since)).toEqual([])
   })
+
+  it('Action bundle: a failing exec plugin and a server with userinfo leak nothing, say what failed', async () => {
+    const stderrSecret = 'rg-plugin-stderr-4e1f'
+    const argSecret = 'rg-plugin-arg-9c2d'
+    const result = await runAction({
+      routes: 'httproute/default/web',
+      timeout: '5s',
+      kubeconfig: kubeconfig(
+        [
+          '    exec:',
+          '      apiVersion: client.authentication.k8s.io/v1',
+          '      command: /bin/sh',
+          `      args: ["-c", "echo ${stderrSecret} >&2; exit 7", "sh", "${argSecret}"]`
+        ].join('\n'),
+        `https://admin:${PASSWORD}@127.0.0.1:2`
+      )
+    })
+    expect(result.code).toBe(3)
+    const log = result.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::add-mask::'))
+      .join('\n')
+    const annotation = log.split('\n').find((line) => line.startsWith('::error'))
+    expect(annotation).toContain('https://127.0.0.1:2 (context test)')
+    expect(annotation).toContain('exec credential plugin "sh" failed (exit code 7)')
+    expect(result.summary).toContain('exit code 7')
+    for (const place of [log, result.stderr, result.summary, JSON.stringify(result.outputs)]) {
+      for (const secret of [stderrSecret, argSecret, PASSWORD, `admin:`]) {
+        expect(place).not.toContain(secret)
+      }
+    }
+  })
 })

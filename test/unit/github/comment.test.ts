@@ -69,6 +69,38 @@ describe('the pull request comment', () => {
     expect(github.comments[0]!.body).toContain('forged')
   })
 
+  it("never edits another bot's comment, nor one that quotes the marker after its start", async () => {
+    const marker = commentMarker('deploy / routes')
+    github.comments.push(
+      {
+        id: 901,
+        issue_number: 7,
+        body: `${marker}\nfrom another app`,
+        created_at: '2026-12-01T00:00:00Z',
+        updated_at: '2026-12-01T00:00:00Z',
+        user: { login: 'some-app[bot]', id: 555, type: 'Bot' },
+        author_association: 'NONE'
+      },
+      {
+        id: 902,
+        issue_number: 7,
+        body: `quoting the gate:\n${marker}\nend`,
+        created_at: '2026-12-01T00:00:00Z',
+        updated_at: '2026-12-01T00:00:00Z',
+        user: { login: 'maintainer', id: 5, type: 'User' },
+        author_association: 'OWNER'
+      }
+    )
+    await commentOnPullRequest(settings, gateReport([route('web', 'failed')]), env, logger)
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/shop/issues/7/comments'
+    ])
+    expect(github.comments.find((c) => c.id === 901)!.body).toBe(`${marker}\nfrom another app`)
+    expect(github.comments.find((c) => c.id === 902)!.body).toBe(
+      `quoting the gate:\n${marker}\nend`
+    )
+  })
+
   it('is posted once and updated in place on a re-run of the same job', async () => {
     // another bot's comment must stay untouched
     await commentOnPullRequest(settings, gateReport([route('web', 'failed')]), env, logger)
@@ -84,6 +116,8 @@ describe('the pull request comment', () => {
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
     expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /repos/acme/shop/issues/7/comments',
+      // whose comment it is: the workflow's token is refused /user and writes as github-actions[bot]
+      'GET /user',
       `PATCH /repos/acme/shop/issues/comments/${first.id}`
     ])
     expect(github.comments).toHaveLength(1)
@@ -127,7 +161,8 @@ describe('the pull request comment', () => {
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
     github.requests.length = 0
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
-    expect(github.requests.map((r) => r.query.page ?? '1')).toEqual(['1', '2', '1'])
+    const pages = github.requests.filter((r) => r.path.endsWith('/comments'))
+    expect(pages.map((r) => r.query.page ?? '1')).toEqual(['1', '2'])
     expect(github.writes()).toHaveLength(1)
     expect(github.writes()[0]!.method).toBe('PATCH')
   })

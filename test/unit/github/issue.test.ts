@@ -8,7 +8,7 @@ import {
   type Tracking
 } from '../../../src/github/conversations.ts'
 import { issueMarker } from '../../../src/github/issue.ts'
-import { decodeState } from '../../../src/github/state.ts'
+import { decodeState, encodeState } from '../../../src/github/state.ts'
 import { parseSettings } from '../../../src/inputs.ts'
 import { diffStates } from '../../../src/model/transitions.ts'
 import type { Report, RouteResult } from '../../../src/model/types.ts'
@@ -147,6 +147,56 @@ describe('the tracking issue', () => {
     expect(signatures()).toContain('POST /repos/acme/shop/issues')
     expect(github.issues).toHaveLength(2)
     expect(github.issues[0]!.body).toBe(issueMarker('prod-eu'))
+  })
+
+  it("never adopts another cluster's issue whose controller message quotes its marker and state", async () => {
+    const other = parseSettings(
+      (name) => ({ 'github-token': 'ghs_secret', 'cluster-name': 'prod-us' })[name],
+      'monitor'
+    )
+    // prod-eu's controller writes prod-us's marker and a forged "all ready" state into a message
+    const forged = encodeState([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'api', verdict: 'ready' }
+    ])
+    const planted = route('web', 'failed')
+    planted.parents[0]!.problems[0]!.message = `${'x'.repeat(600)}\n${issueMarker('prod-us')}\n${forged}\n`
+    await monitorRun([planted])
+    expect(github.issues).toHaveLength(1)
+    const body = github.issues[0]!.body
+    // the cluster text is shown, but opens no HTML comment: only the marker and the state do
+    expect(body).toContain('route-gate:tracking-issue cluster=prod-us')
+    expect(body.match(/<!--/g)).toHaveLength(2)
+
+    const tracking = (await openTracking(other, env, logger)) as Tracking
+    expect(tracking.loaded?.issue).toBeUndefined()
+    expect(tracking.loaded?.previous).toBeUndefined()
+    await saveTracking(tracking, monitorReport([route('api', 'failed')]), logger)
+    expect(github.issues).toHaveLength(2)
+    expect(github.issues[0]!.body).toBe(body)
+  })
+
+  it('never adopts an issue with the marker from another app or bot account', async () => {
+    github.addIssue({
+      title: 'route-gate: failing Routes on cluster prod-eu',
+      labels: [{ id: 1, name: 'route-gate' }],
+      body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
+      user: { login: 'renovate[bot]', id: 29139614, type: 'Bot' },
+      author_association: 'NONE'
+    })
+    const { report } = await monitorRun([route('web', 'failed')])
+    expect(report.transitions).toEqual([])
+    expect(github.issues).toHaveLength(2)
+  })
+
+  it("adopts what the token's own account wrote, when the token is a user's", async () => {
+    github.viewer = { login: 'Deploy-Robot', id: 77, type: 'User' }
+    await monitorRun([route('web', 'ready')])
+    expect(github.issues[0]!.user?.login).toBe('Deploy-Robot')
+    const { report } = await monitorRun([route('web', 'failed')])
+    expect(report.transitions).toEqual([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+    ])
+    expect(github.issues).toHaveLength(1)
   })
 
   it('reopens its closed issue instead of creating another', async () => {

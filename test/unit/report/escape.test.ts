@@ -110,6 +110,15 @@ describe('safeLogLine', () => {
     expect(safeLogLine('see a::b')).toBe('see a::b')
   })
 
+  it('neutralizes the legacy "##[" anywhere in a line, where the runner finds it', () => {
+    expect(safeLogLine('msg ##[add-mask]Routes, ##[set-output name=ready;]true')).toBe(
+      'msg \uff03#[add-mask]Routes, \uff03#[set-output name=ready;]true'
+    )
+    expect(safeLogLine('a ::stop-commands::tok\n::tok::')).toBe(
+      'a ::stop-commands::tok\n\u2236:tok::'
+    )
+  })
+
   it('handles the hostile sample', () => {
     const out = safeLogLine(HOSTILE)
     expectNoWorkflowCommand(out)

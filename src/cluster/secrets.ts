@@ -1,0 +1,92 @@
+// Which kubeconfig values are credentials, for the log masker. Masking hides a string everywhere in
+// the rest of the job's log, so only real credential values qualify: strings, from the fields that
+// hold them, long enough not to be a common word. A YAML scalar like `true` or a `|` is never one.
+import type { Cluster, User } from '@kubernetes/client-node'
+
+/** Shorter strings would hide ordinary words all over the log; no real token is this short. */
+export const MIN_SECRET_LENGTH = 6
+
+// Keys whose values are credentials, wherever they appear in a kubeconfig (user, auth-provider config).
+const SECRET_KEYS = [
+  'token',
+  'password',
+  'client-key-data',
+  'id-token',
+  'refresh-token',
+  'access-token',
+  'client-secret'
+]
+// Block style ("token: x" on its own line) and flow style ("{refresh-token: x, …}") alike. The value
+// is greedy up to a delimiter and every quantifier is followed by a character it cannot match, so
+// the scan is linear however the text is padded.
+const SECRET_ENTRY = new RegExp(
+  `(?:^|[\\s{,])(?:-[ \\t]+)?["']?(?:${SECRET_KEYS.join('|')})["']?[ \\t]*:[ \\t]*("[^"\\n]*"|'[^'\\n]*'|[^\\s,}\\]#|>\\[{&*!][^,}\\]\\n]*)`,
+  'gm'
+)
+const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|~)$/i
+// Environment variables of an exec plugin that carry credentials (most carry settings: AWS_PROFILE).
+const SECRET_ENV_NAME = /token|secret|passw|key|credential|auth|session/i
+const SECRET_CONFIG_KEY = /token|secret|password/i
+
+function maskString(value: unknown, mask: (secret: string) => void): void {
+  if (typeof value !== 'string') return
+  const trimmed = value.trim()
+  if (trimmed.length >= MIN_SECRET_LENGTH && !YAML_WORDS.test(trimmed)) mask(trimmed)
+}
+
+/**
+ * For a kubeconfig that does not parse (its error could quote a line): the values of credential keys
+ * as written. Quoted values lose their quotes; a plain value ends before a comment.
+ */
+export function maskRawSecrets(content: string, mask: (secret: string) => void): void {
+  for (const match of content.matchAll(SECRET_ENTRY)) {
+    const raw = match[1] ?? ''
+    const quoted = /^(["']).*\1$/.test(raw)
+    const comment = raw.indexOf(' #')
+    maskString(quoted ? raw.slice(1, -1) : comment >= 0 ? raw.slice(0, comment) : raw, mask)
+  }
+}
+
+/** The credentials of parsed users. */
+export function maskUsers(users: User[], mask: (secret: string) => void): void {
+  for (const user of users) {
+    maskString(user.token, mask)
+    maskString(user.password, mask)
+    if (typeof user.keyData === 'string') {
+      maskString(user.keyData, mask)
+      maskString(Buffer.from(user.keyData, 'base64').toString('utf8'), mask)
+    }
+    const env: unknown = (user.exec as { env?: unknown } | undefined)?.env
+    if (Array.isArray(env)) {
+      for (const entry of env as { name?: unknown; value?: unknown }[]) {
+        if (typeof entry.name === 'string' && SECRET_ENV_NAME.test(entry.name)) {
+          maskString(entry.value, mask)
+        }
+      }
+    }
+    const config: unknown = (user.authProvider as { config?: unknown } | undefined)?.config
+    if (typeof config === 'object' && config !== null) {
+      for (const [key, value] of Object.entries(config)) {
+        if (SECRET_CONFIG_KEY.test(key)) maskString(value, mask)
+      }
+    }
+  }
+}
+
+/** The password (and user:password) in `server` and `proxy-url`, which may carry them. */
+export function maskClusterUserinfo(clusters: Cluster[], mask: (secret: string) => void): void {
+  for (const cluster of clusters) {
+    for (const url of [cluster.server, cluster.proxyUrl]) {
+      const userinfo = typeof url === 'string' ? /^[a-z][\w+.-]*:\/\/([^/@\s]*)@/i.exec(url) : null
+      if (!userinfo?.[1]) continue
+      const [, password] = userinfo[1].split(':')
+      maskString(userinfo[1], mask)
+      maskString(password, mask)
+    }
+  }
+}
+
+/** A URL, or a message quoting URLs, as shown to people: without `user:password@`. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/:\/\/[^/@\s]*@/g, '://')
+}

@@ -1,0 +1,286 @@
+// Credentials a kubeconfig produces by running a command (exec plugins, the gcp auth-provider's
+// cmd-path), URLs with userinfo, and which kubeconfig values are masked. A failing plugin is reported
+// as what failed and its exit code, never its output or arguments; a token it returns is masked.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { connect } from '../../../src/cluster/connect.ts'
+import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
+import { ClusterError, InputError } from '../../../src/errors.ts'
+import { FAST_TUNING, FakeApiServer, sendJson } from '../../helpers/fake-apiserver.ts'
+
+const env = { HOME: mkdtempSync(join(tmpdir(), 'route-gate-home-')) }
+const STDERR_SECRET = 'stderr-secret-41c9'
+const ARG_SECRET = 'client-secret-7be2'
+const PLUGIN_TOKEN = 'plugin-token-5d0a93'
+
+function withUser(fake: FakeApiServer, user: string[], server = fake.url): string {
+  return fake
+    .kubeconfig({ server })
+    .replace('    token: fake-token-123\n', `${user.map((line) => `    ${line}`).join('\n')}\n`)
+}
+
+/** An exec plugin as a shell one-liner: `sh -c SCRIPT sh ARG_SECRET`. */
+function execUser(script: string): string[] {
+  return [
+    'exec:',
+    '  apiVersion: client.authentication.k8s.io/v1',
+    '  command: /bin/sh',
+    `  args: ["-c", ${JSON.stringify(script)}, "sh", "--client-secret=${ARG_SECRET}"]`,
+    '  interactiveMode: Never'
+  ]
+}
+
+async function failure(kubeconfig: string, masked: string[] = []): Promise<Error> {
+  const client = await connect({
+    kubeconfig,
+    env,
+    mask: (s) => masked.push(s),
+    tuning: FAST_TUNING
+  })
+  try {
+    await client.checkNamespaces(['shop'])
+  } catch (error) {
+    return error as Error
+  } finally {
+    client.close()
+  }
+  throw new Error('the request did not fail')
+}
+
+describe('credential commands', () => {
+  let fake: FakeApiServer
+  beforeEach(async () => {
+    fake = await FakeApiServer.start()
+    fake.on('GET', '/api/v1/namespaces/shop', (_req, res) =>
+      sendJson(res, 200, { kind: 'Namespace', metadata: { name: 'shop' } })
+    )
+  })
+  afterEach(async () => {
+    await fake.close()
+  })
+
+  it('a failing exec plugin: its name and exit code, never its stderr or arguments', async () => {
+    const error = await failure(
+      withUser(fake, execUser(`echo "token ${STDERR_SECRET} rejected: $1" >&2; exit 7`))
+    )
+    expect(error).toBeInstanceOf(ClusterError)
+    expect(error.message).toContain('exec credential plugin "sh"')
+    expect(error.message).toContain('exit code 7')
+    expect(error.message).not.toContain(STDERR_SECRET)
+    expect(error.message).not.toContain(ARG_SECRET)
+    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(0)
+  })
+
+  it('a plugin that prints no valid ExecCredential: said so, its output not quoted', async () => {
+    const error = await failure(withUser(fake, execUser(`echo "${PLUGIN_TOKEN} not json"`)))
+    expect(error.message).toContain('printed no valid ExecCredential')
+    expect(error.message).not.toContain(PLUGIN_TOKEN)
+  })
+
+  it('a plugin that cannot start: the error code only', async () => {
+    const kubeconfig = withUser(fake, execUser('true')).replace(
+      'command: /bin/sh',
+      'command: /nonexistent/get-token'
+    )
+    const error = await failure(kubeconfig)
+    expect(error.message).toContain('"get-token" could not be started (ENOENT)')
+    expect(error.message).not.toContain(ARG_SECRET)
+  })
+
+  it('the token a plugin returns is masked before a request carries it', async () => {
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token: PLUGIN_TOKEN }
+    })
+    const masked: string[] = []
+    const client = await connect({
+      kubeconfig: withUser(fake, execUser(`echo '${credential}'`)),
+      env,
+      mask: (s) => masked.push(s),
+      tuning: FAST_TUNING
+    })
+    await client.checkNamespaces(['shop'])
+    client.close()
+    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization).toBe(
+      `Bearer ${PLUGIN_TOKEN}`
+    )
+    expect(masked).toEqual([PLUGIN_TOKEN])
+  })
+
+  it("a plugin runs without the Action's inputs (github-token, the kubeconfig) in its environment", async () => {
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token: PLUGIN_TOKEN }
+    })
+    process.env['INPUT_GITHUB-TOKEN'] = 'ghs_input_token_value'
+    try {
+      // exits 9 when it can see any INPUT_ variable; PATH (its own settings) is still there
+      const script = `env | grep -q '^INPUT_' && exit 9; [ -n "$PATH" ] || exit 8; echo '${credential}'`
+      const client = await connect({
+        kubeconfig: withUser(fake, execUser(script)),
+        env,
+        mask: () => {},
+        tuning: FAST_TUNING
+      })
+      await client.checkNamespaces(['shop'])
+      client.close()
+    } finally {
+      delete process.env['INPUT_GITHUB-TOKEN']
+    }
+    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
+  })
+
+  it('a failing auth-provider command: the provider and exit code, never its command line', async () => {
+    const error = await failure(
+      withUser(fake, [
+        'auth-provider:',
+        '  name: gcp',
+        '  config:',
+        '    cmd-path: /bin/sh',
+        `    cmd-args: -c 'echo ${STDERR_SECRET}; exit 5' sh ${ARG_SECRET}`,
+        '    token-key: "{.access_token}"'
+      ])
+    )
+    expect(error).toBeInstanceOf(ClusterError)
+    expect(error.message).toContain('auth-provider "gcp"')
+    expect(error.message).toContain('exit code 5')
+    expect(error.message).not.toContain(ARG_SECRET)
+    expect(error.message).not.toContain(STDERR_SECRET)
+    expect(error.message).not.toContain('/bin/sh')
+  })
+})
+
+describe('userinfo in server and proxy-url', () => {
+  it('is stripped from the description and every error, and masked', async () => {
+    const masked: string[] = []
+    const kubeconfig = [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: c',
+      '  cluster:',
+      '    server: https://admin:srv-pass-91f3@127.0.0.1:2',
+      '- name: p',
+      '  cluster:',
+      '    server: https://127.0.0.1:2',
+      '    proxy-url: http://proxyuser:proxy-pass-27ab@127.0.0.1:3',
+      'users:',
+      '- name: u',
+      '  user: {}',
+      'contexts:',
+      '- name: c',
+      '  context: {cluster: c, user: u}',
+      'current-context: c',
+      ''
+    ].join('\n')
+    const client = await connect({
+      kubeconfig,
+      env,
+      mask: (s) => masked.push(s),
+      tuning: FAST_TUNING
+    })
+    expect(client.description).toBe('https://127.0.0.1:2 (context c)')
+    const error = await client.checkNamespaces(['shop']).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
+    client.close()
+    expect(error).toBeInstanceOf(ClusterError)
+    expect(error?.message).not.toMatch(/srv-pass|admin:/)
+    expect(masked).toEqual(
+      expect.arrayContaining(['admin:srv-pass-91f3', 'srv-pass-91f3', 'proxy-pass-27ab'])
+    )
+  })
+})
+
+describe('which kubeconfig values are masked', () => {
+  const kubeconfigWith = (user: string): string =>
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: c, cluster: {server: "https://127.0.0.1:2"}}]',
+      'users:',
+      '- name: u',
+      '  user:',
+      user,
+      'contexts: [{name: c, context: {cluster: c, user: u}}]',
+      'current-context: c',
+      ''
+    ].join('\n')
+
+  it('a YAML boolean or number as password is no secret, and no crash', async () => {
+    const masked: string[] = []
+    const client = await connect({
+      kubeconfig: kubeconfigWith('    username: admin\n    password: true\n    token: 12345678'),
+      env,
+      mask: (s) => masked.push(s)
+    })
+    client.close()
+    expect(masked).toEqual([])
+  })
+
+  it('exec env values are masked only when their name says they are credentials', () => {
+    const masked: string[] = []
+    maskUsers(
+      [
+        {
+          name: 'u',
+          exec: {
+            command: 'get-token',
+            env: [
+              { name: 'AWS_PROFILE', value: 'production' },
+              { name: 'AWS_SECRET_ACCESS_KEY', value: 'aws-secret-value' }
+            ]
+          }
+        }
+      ],
+      (s) => masked.push(s)
+    )
+    expect(masked).toEqual(['aws-secret-value'])
+  })
+
+  it('a kubeconfig that does not parse: real values of credential keys, no YAML syntax', async () => {
+    const masked: string[] = []
+    const broken = [
+      'users:',
+      '- name: u',
+      '  user:',
+      '    password: true',
+      '    token: |',
+      '      block-token-value',
+      '    client-key-data: [unclosed',
+      '    refresh-token: abc',
+      '    access-token: "quoted-access-token"',
+      '    id-token: plain-id-token # a comment',
+      '  bad: [unclosed',
+      ''
+    ].join('\n')
+    const error = await connect({ kubeconfig: broken, env, mask: (s) => masked.push(s) }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(InputError)
+    expect(masked.sort()).toEqual(['plain-id-token', 'quoted-access-token'])
+  })
+
+  it('scans a value padded with 40,000 spaces in linear time', () => {
+    const time = (text: string): number => {
+      const started = performance.now()
+      let calls = 0
+      for (let i = 0; i < 5; i++) maskRawSecrets(text, () => calls++)
+      expect(calls).toBe(5)
+      return performance.now() - started
+    }
+    const padding = 40_000
+    const padded = `users:\n- user:\n    token: a${' '.repeat(padding)}b-token-value\n  bad: [\n`
+    // the same length of ordinary text: what a linear scan costs for it
+    const plain = `users:\n- user:\n    token: a${'x'.repeat(padding)}b-token-value\n  bad: [\n`
+    const baseline = time(plain)
+    // the quadratic scan took seconds here; a linear one costs about what the baseline does
+    expect(time(padded)).toBeLessThan(20 * baseline + 200)
+  })
+})
