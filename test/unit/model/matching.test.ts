@@ -9,6 +9,7 @@ import { readEntries } from '../../../src/model/entries.ts'
 import type { VerdictOptions } from '../../../src/model/types.ts'
 import {
   ENVOY,
+  ISTIO,
   cond,
   entry,
   gatewayWorld,
@@ -110,6 +111,23 @@ describe('an exact entry belongs only to its own ref', () => {
   })
 })
 
+describe('a ref scoped by one field owns entries that also set the other', () => {
+  // design.md rule 2: sectionName and port must be equal where the ref sets them, and only there
+  it.each([
+    [
+      'sectionName',
+      gwRef('edge', { sectionName: 'https' }),
+      gwRef('edge', { sectionName: 'https', port: 443 })
+    ],
+    ['port', gwRef('edge', { port: 443 }), gwRef('edge', { sectionName: 'https', port: 443 })]
+  ])('a ref with only %s is answered by the entry that sets both', (_, ref, scoped) => {
+    const r = route({ parentRefs: [ref], parents: [entry(scoped, healthy(2))] })
+    const v = evaluateRoute(r, WORLD, OPTIONS)
+    expect(v.parents[0]).toMatchObject({ verdict: 'ready', findings: [] })
+    expect(v.orphans).toEqual([])
+  })
+})
+
 describe('listener-scoped entries of an unscoped ref', () => {
   it('need an entry of the same parent: a healthy listener of another namespace is not one', () => {
     const r = route({
@@ -147,6 +165,22 @@ describe('the owner of a parent is its own Gateway’s class', () => {
     expect(v.verdict).toBe('pending')
     expect(v.parents[0]!.findings[0]!.reason).toBe('NoStatus')
     expect(v.parents[0]!.otherControllers.map((o) => o.controllerName)).toEqual([ENVOY])
+  })
+
+  it('is unknown for a Service parent, even one named like a Gateway beside it', () => {
+    // mesh (GAMMA) parents have no GatewayClass: every entry that carries Accepted is judged
+    const world = gatewayWorld([{ namespace: 'shop', name: 'api', className: 'eg' }], { eg: ENVOY })
+    const svc = { group: '', kind: 'Service', name: 'api' }
+    const r = route({ parentRefs: [svc], parents: [entry(svc, healthy(2), ISTIO)] })
+    const v = evaluateRoute(r, world, OPTIONS)
+    expect(v.parents[0]).toMatchObject({ verdict: 'ready', controllerName: ISTIO })
+  })
+
+  it('is unknown for a Gateway kind of another API group: it is not that Gateway', () => {
+    const foreign = gwRef('edge', { group: 'example.com' })
+    const r = route({ parentRefs: [foreign], parents: [entry(foreign, healthy(2), ISTIO)] })
+    const v = evaluateRoute(r, WORLD, OPTIONS)
+    expect(v.parents[0]).toMatchObject({ verdict: 'ready', controllerName: ISTIO })
   })
 
   it('judges nothing of another controller when the owner is known', () => {
