@@ -107,6 +107,24 @@ describe('evaluateRoute: ready and required conditions', () => {
     expect(parent.controllerName).toBe(ENVOY)
   })
 
+  it('keeps a False condition without a usable reason as NoReason, never as no finding', () => {
+    for (const reason of ['', ' , ']) {
+      const r = route({
+        parentRefs: [gwRef('edge')],
+        parents: [
+          entry(gwRef('edge'), [
+            cond('Accepted', 'True', 'Accepted', 2),
+            cond('ResolvedRefs', 'False', reason, 2)
+          ])
+        ]
+      })
+      const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
+      expect(v.parents[0]!.findings.map((f) => [f.condition, f.reason])).toEqual([
+        ['ResolvedRefs', 'NoReason']
+      ])
+    }
+  })
+
   it('waits on Unknown, carrying the condition reason (Pending)', () => {
     const r = route({
       parentRefs: [gwRef('edge')],
