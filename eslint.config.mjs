@@ -4,7 +4,18 @@ import vitest from '@vitest/eslint-plugin'
 import prettier from 'eslint-config-prettier/flat'
 
 export default defineConfig([
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.cluster/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.cluster/**',
+      '.stryker-tmp/**',
+      'reports/**',
+      'eslint.config.mjs',
+      'stryker.config.mjs'
+    ]
+  },
   {
     files: ['**/*.ts', '**/*.mjs'],
     extends: [tseslint.configs.recommendedTypeChecked],

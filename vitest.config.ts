@@ -4,17 +4,20 @@ import { defineConfig } from 'vitest/config'
 // real control plane (kube-apiserver + etcd + Gateway API CRDs + Contour), brought up once per run.
 // One test file at a time (maxWorkers 1): on two cores, unit tests running beside the integration
 // tests delayed the control plane enough to make the soak's timing-sensitive verdicts lie.
+/** Also run alone by mutation testing (vitest.mutation.config.ts), which must never start a cluster. */
+export const unitProject = {
+  test: {
+    name: 'unit',
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 20_000
+  }
+}
+
 export default defineConfig({
   test: {
     maxWorkers: 1,
     projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          testTimeout: 20_000
-        }
-      },
+      unitProject,
       {
         test: {
           name: 'integration',

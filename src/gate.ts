@@ -160,6 +160,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     }
   )
 
+  // A list that never answered leaves its Routes unknown, not absent: "does not exist" would be false.
+  if (outcome === 'deadline' && unlisted.size > 0) {
+    const lists = [...unlisted].map(listTargetText).join(', ')
+    throw new ClusterError(`${cluster.description}: ${lists} not listed before the deadline`)
+  }
   if (byName === false && routes.size === 0) {
     throw new InputError(
       `No ${scope.kinds.join('/')} found in ${scopeText(scope)} before the deadline`
@@ -429,6 +434,12 @@ class FailFast {
 
 const targetKey = (kind: RouteKind, namespace: string | null): string =>
   `${kind}/${namespace ?? '*'}`
+
+/** "HTTPRoutes in namespace shop", "GRPCRoutes in every namespace" for a targetKey. */
+function listTargetText(key: string): string {
+  const [kind, namespace] = key.split('/')
+  return `${kind}s in ${namespace === '*' ? 'every namespace' : `namespace ${namespace}`}`
+}
 
 /** The (kind, namespace) pairs the cluster layer lists one by one. */
 function listTargets(scope: RouteScope): string[] {

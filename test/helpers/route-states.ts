@@ -81,13 +81,14 @@ export function statusFor(state: RouteState, generation: number): RouteStatus {
   }
 }
 
+/** Resolves with the Route as the API server acknowledged the write (its resourceVersion). */
 export async function writeState(
   namespace: string,
   name: string,
   state: RouteState,
   generation: number
-): Promise<void> {
-  await writeRouteStatus('HTTPRoute', namespace, name, statusFor(state, generation), {
+): Promise<RouteRead> {
+  return await writeRouteStatus('HTTPRoute', namespace, name, statusFor(state, generation), {
     controllerName: clusterEnv().otherGateway.controllerName
   })
 }

@@ -60,14 +60,25 @@ interface Scenario {
   readyWrittenAt: number
 }
 
+/** Resolves once `condition` holds (polled); the test's own timeout bounds the wait. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20)
+}
+
 /**
  * A Route with stale status (Accepted=True one generation back: ready-looking, not ready), the
- * gate started with `timeout`, the ready status written after `readyAfterMs`.
+ * gate started with `timeout`, the ready status written after `readyAfterMs`, and not before
+ * `readyWhen` holds (the fault it must land in has happened).
  */
 async function scenario(
   prefix: string,
   arm: (ns: string) => void,
-  options: { readyAfterMs: number; timeout?: string; onStarted?: () => Promise<void> }
+  options: {
+    readyAfterMs: number
+    readyWhen?: () => boolean
+    timeout?: string
+    onStarted?: () => Promise<void>
+  }
 ): Promise<Scenario> {
   const ns = await testNamespace(prefix)
   const generation = await createOtherRoute(ns, 'web')
@@ -80,6 +91,7 @@ async function scenario(
   )
   await options.onStarted?.()
   await sleep(options.readyAfterMs)
+  if (options.readyWhen) await until(options.readyWhen)
   const readyWrittenAt = Date.now()
   await writeState(ns, 'web', 'ready', generation)
   const run = await running
@@ -196,14 +208,24 @@ describe('transient faults heal without failing the gate', () => {
   })
 
   it('a watch that goes silent is abandoned after twice its timeout and reopened', async () => {
-    const s = await scenario('fault-silent', (ns) => firstOf(ns, true, 1, { kind: 'silence' }), {
-      readyAfterMs: 500,
-      // the premise: the status is written while the (silent) watch is open, however slow the start
-      onStarted: () => waitFor(() => proxy.exchanges.some((e) => e.watch), 10_000)
-    })
+    const watchesOf = (ns: string) =>
+      proxy.exchanges.filter((e) => e.path === collection(ns) && e.watch)
+    let ns = ''
+    const s = await scenario(
+      'fault-silent',
+      (namespace) => {
+        ns = namespace
+        firstOf(namespace, true, 1, { kind: 'silence' })
+      },
+      // the ready status is written into the silent watch, once the gate has opened it
+      { readyAfterMs: 0, readyWhen: () => watchesOf(ns).some((e) => e.action === 'silence') }
+    )
     expectHonestReady(s)
-    // the ready status was written 0.5 s into a silent watch; it is seen only after the restart
-    expect(s.run.endedAt - s.readyWrittenAt).toBeGreaterThan(1000)
+    // it is seen only through the watch opened after the silent one was abandoned
+    const [silent, reopened] = watchesOf(s.ns)
+    expect(silent?.action).toBe('silence')
+    expect(reopened?.action).toBe('pass')
+    expect(s.run.endedAt).toBeGreaterThanOrEqual(reopened!.at)
     expect(retryLines(s.run)).toEqual([
       expect.stringMatching(/watch httproutes .*no event or bookmark for 2 s; retrying$/)
     ])

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ClusterError, InputError } from '../../src/errors.ts'
 import { runGate } from '../../src/gate.ts'
 import { parseSettings } from '../../src/inputs.ts'
+import type { RouteScope, RouteWatchHandlers } from '../../src/cluster/types.ts'
 import type { RouteObject } from '../../src/model/types.ts'
 import { FakeCluster } from '../helpers/fake-cluster.ts'
 import { expectValidReport } from '../helpers/schema.ts'
@@ -228,6 +229,23 @@ describe('runGate', () => {
     }).run
     expect(report.counts).toMatchObject({ routes: 2, ready: 1, failed: 1 })
     expect(cluster.scopes[0]).toMatchObject({ labelSelector: 'app=shop', namespaces: ['shop'] })
+  })
+
+  it('a list that has not answered by the deadline is a cluster error, never "does not exist"', async () => {
+    // the API server is slow, not failing: no retry is reported, the list simply never returns
+    class SilentList extends FakeCluster {
+      override watchRoutes(_scope: RouteScope, handlers: RouteWatchHandlers, signal: AbortSignal) {
+        this.handlers = handlers
+        return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+      }
+    }
+    const cluster = new SilentList()
+    cluster.routes = [web(ready())]
+    const gate = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '200ms' })
+    await expect(gate.run).rejects.toThrow(ClusterError)
+    await expect(gate.run).rejects.toThrow(
+      /fake:6443.*HTTPRoutes in namespace shop not listed before the deadline/
+    )
   })
 
   it('waits for every kind to be listed before calling a selector scope ready', async () => {

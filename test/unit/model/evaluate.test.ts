@@ -110,6 +110,24 @@ describe('evaluateRoute: ready and required conditions', () => {
     expect(parent.controllerName).toBe(ENVOY)
   })
 
+  it('keeps a False condition without a usable reason as NoReason, never as no finding', () => {
+    for (const reason of ['', ' , ']) {
+      const r = route({
+        parentRefs: [gwRef('edge')],
+        parents: [
+          entry(gwRef('edge'), [
+            cond('Accepted', 'True', 'Accepted', 2),
+            cond('ResolvedRefs', 'False', reason, 2)
+          ])
+        ]
+      })
+      const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
+      expect(v.parents[0]!.findings.map((f) => [f.condition, f.reason])).toEqual([
+        ['ResolvedRefs', 'NoReason']
+      ])
+    }
+  })
+
   it('waits on Unknown, carrying the condition reason (Pending)', () => {
     const r = route({
       parentRefs: [gwRef('edge')],
@@ -592,6 +610,50 @@ describe('evaluateRoute: PartiallyInvalid', () => {
     const v = evaluateRoute(r, NO_WORLD, OPTIONS)
     expect(v.verdict).toBe('pending')
     expect(v.parents[0]!.findings.map((f) => f.reason)).toEqual(['StaleStatus', 'StaleStatus'])
+  })
+
+  // Fall Back is the old spec still serving (Accepted=True); an old Accepted that was False or Unknown
+  // serves nothing, so the controller has simply not caught up yet: wait, as for any stale status.
+  it.each(['False', 'Unknown'] as const)(
+    'calls a fresh PartiallyInvalid beside a stale Accepted=%s stale, not Fall Back',
+    (status) => {
+      const r = route({
+        generation: 5,
+        parentRefs: [gwRef('edge')],
+        parents: [
+          entry(gwRef('edge'), [
+            cond('Accepted', status, 'NotAllowedByListeners', 3),
+            cond('ResolvedRefs', 'True', 'ResolvedRefs', 5),
+            cond('PartiallyInvalid', 'True', 'UnsupportedValue', 5, 'Dropped Rule(s): 1')
+          ])
+        ]
+      })
+      const v = evaluateRoute(r, NO_WORLD, OPTIONS)
+      expect(v.verdict).toBe('pending')
+      expect(v.parents[0]!.findings.map((f) => [f.condition, f.reason])).toEqual([
+        ['Accepted', 'StaleStatus'],
+        ['PartiallyInvalid', 'UnsupportedValue']
+      ])
+    }
+  )
+
+  it('does not call an entry without Accepted Fall Back', () => {
+    const r = route({
+      generation: 5,
+      parentRefs: [gwRef('edge')],
+      parents: [
+        entry(gwRef('edge'), [
+          cond('ResolvedRefs', 'True', 'ResolvedRefs', 5),
+          cond('PartiallyInvalid', 'True', 'UnsupportedValue', 5)
+        ])
+      ]
+    })
+    const v = evaluateRoute(r, ENVOY_WORLD, OPTIONS)
+    expect(v.verdict).toBe('pending')
+    expect(v.parents[0]!.findings.map((f) => f.reason)).toEqual([
+      'ConditionMissing',
+      'UnsupportedValue'
+    ])
   })
 })
 

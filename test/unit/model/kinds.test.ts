@@ -54,5 +54,7 @@ describe('isRouteObject', () => {
       isRouteObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' } as never)
     ).toBe(false)
     expect(isRouteObject(null as never)).toBe(false)
+    // a hand-written manifest can hold anything: no throw on a number where the string belongs
+    expect(isRouteObject({ apiVersion: 1, kind: 'HTTPRoute', metadata: {} } as never)).toBe(false)
   })
 })

@@ -46,6 +46,26 @@ describe('routeShapeError', () => {
       'spec.parentRefs[0].port',
       '1 to 65535'
     ],
+    [
+      { ...route({}), spec: { parentRefs: [{ name: 'edge', port: 0 }] } },
+      'spec.parentRefs[0].port',
+      'must be an integer from 1 to 65535'
+    ],
+    [
+      { ...route({}), spec: { parentRefs: [{ name: '' }] } },
+      'spec.parentRefs[0].name',
+      'must be a non-empty string'
+    ],
+    [
+      { ...route({}), spec: { parentRefs: [{ name: 'edge', sectionName: 443 }] } },
+      'spec.parentRefs[0].sectionName',
+      'must be a string'
+    ],
+    [
+      { kind: 'HTTPRoute', metadata: { name: 'w', generation: 1.5 } },
+      'metadata.generation',
+      'must be an integer from 0'
+    ],
     [withStatus('accepted'), 'status', 'must be an object'],
     [withStatus({ parents: 'edge' }), 'status.parents', 'must be a list'],
     [
@@ -79,10 +99,36 @@ describe('routeShapeError', () => {
       }),
       'status.parents[0].conditions[0].observedGeneration',
       'integer'
+    ],
+    [
+      withStatus({
+        parents: [{ parentRef: { name: 'edge' }, conditions: [{ type: 'Accepted', status: true }] }]
+      }),
+      'status.parents[0].conditions[0].status',
+      'not true'
     ]
   ])('reports %#: %s', (object, field, message) => {
     const error = routeShapeError(object as never)
     expect(error?.field).toBe(field)
     expect(error?.message).toContain(message)
+  })
+
+  it('names no upper bound where there is none', () => {
+    const error = routeShapeError({
+      kind: 'HTTPRoute',
+      metadata: { name: 'w', generation: -1 }
+    } as never)
+    expect(error?.message).toMatch(/must be an integer from 0$/)
+  })
+
+  it('accepts the bounds themselves: port 1 and 65535, generation 0', () => {
+    for (const port of [1, 65535]) {
+      expect(
+        routeShapeError({ ...route({}), spec: { parentRefs: [{ name: 'e', port }] } })
+      ).toBeNull()
+    }
+    expect(
+      routeShapeError({ kind: 'HTTPRoute', metadata: { name: 'w', generation: 0 } } as never)
+    ).toBeNull()
   })
 })
