@@ -1,11 +1,12 @@
 // The GitHub client's bounds: a request timeout, retries with backoff on GitHub's transient answers
 // within the bound, a failure to connect said as such, and a malformed GITHUB_REPOSITORY said exactly.
-import { createServer, type Server } from 'node:net'
+import { createServer, type AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { call, createOctokit, type Limits } from '../../../src/github/client.ts'
 import { openTracking, type Logger } from '../../../src/github/conversations.ts'
 import { parseSettings } from '../../../src/inputs.ts'
 import { FakeGitHub } from '../../helpers/fake-github.ts'
+import { silentServer } from '../../helpers/silent-server.ts'
 
 let github: FakeGitHub
 const repo = { owner: 'acme', repo: 'shop' }
@@ -24,31 +25,11 @@ const listIssues = async (url: string, limits = quick) => {
   )
 }
 
-/** A TCP server that accepts connections and never answers; counts the connections. */
-async function silentServer(): Promise<{ url: string; connections: () => number; close(): void }> {
-  let count = 0
-  const sockets = new Set<import('node:net').Socket>()
-  const server: Server = createServer((socket) => {
-    count++
-    sockets.add(socket)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as import('node:net').AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections: () => count,
-    close: () => {
-      for (const s of sockets) s.destroy()
-      server.close()
-    }
-  }
-}
-
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<string> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as import('node:net').AddressInfo
+  const { port } = server.address() as AddressInfo
   await new Promise<void>((resolve) => server.close(() => resolve()))
   return `http://127.0.0.1:${port}`
 }
