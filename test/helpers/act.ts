@@ -5,7 +5,7 @@
 // Action as a user's workflow would run it. `actions/checkout` of the workflow's own repository is
 // done by act itself (it copies the work tree), so nothing is fetched from GitHub.
 import { execFile, spawn } from 'node:child_process'
-import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -150,6 +150,20 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRun
   ]
   const binary = await act()
   const started = Date.now()
+  try {
+    return await actRun(binary, args, repo, started)
+  } finally {
+    // everything the run left (workspace copy, act's host executor dirs) is in dir
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+function actRun(
+  binary: string,
+  args: string[],
+  repo: string,
+  started: number
+): Promise<WorkflowRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, {
       cwd: repo,

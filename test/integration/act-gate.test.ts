@@ -4,40 +4,10 @@
 // job summary and its annotations, as act reads them from the runner's files and workflow commands.
 import { afterEach, describe, expect, it } from 'vitest'
 import { runWorkflow, step, type WorkflowRun } from '../helpers/act.ts'
-import { clusterEnv, createService, testHostname, testNamespace } from '../helpers/cluster.ts'
+import { createService, testNamespace } from '../helpers/cluster.ts'
 import { FakeGitHub } from '../helpers/fake-github.ts'
+import { contourRoute, serviceYaml } from '../helpers/manifest-files.ts'
 import { silentServer } from '../helpers/silent-server.ts'
-
-const gw = () => clusterEnv().gateway
-
-function httpRoute(ns: string, name: string, backend: string): string {
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${name}
-spec:
-  parentRefs:
-  - name: ${gw().name}
-    namespace: ${gw().namespace}
-  hostnames: [${testHostname(ns, name)}]
-  rules:
-  - backendRefs:
-    - name: ${backend}
-      port: 8080
-`
-}
-
-function service(name: string): string {
-  return `apiVersion: v1
-kind: Service
-metadata:
-  name: ${name}
-spec:
-  ports:
-  - name: http
-    port: 8080
-`
-}
 
 /** A workflow whose `gate` step runs the Action with these inputs; `after` prints what it sees. */
 function workflow(inputs: Record<string, string>): string {
@@ -89,7 +59,7 @@ describe('the Action under act', () => {
     const ns = await testNamespace('act-ready')
     const run = await runWorkflow({
       workflow: workflow({ manifests: 'deploy/', namespace: ns, timeout: '60s' }),
-      files: { 'deploy/app.yaml': `${service('web')}---\n${httpRoute(ns, 'web', 'web')}` }
+      files: { 'deploy/app.yaml': `${serviceYaml('web')}---\n${contourRoute(ns, 'web', 'web')}` }
     })
     const gate = step(run, 'gate')
     expect(gate.result, run.raw).toBe('success')
@@ -111,7 +81,7 @@ describe('the Action under act', () => {
     await createService(ns, 'checkout', [{ port: 8080, name: 'http' }])
     const run = await runWorkflow({
       workflow: workflow({ manifests: 'deploy/route.yaml', namespace: ns, timeout: '8s' }),
-      files: { 'deploy/route.yaml': httpRoute(ns, 'web', 'checkout-svc') }
+      files: { 'deploy/route.yaml': contourRoute(ns, 'web', 'checkout-svc') }
     })
     const gate = step(run, 'gate')
     expect(gate.result, run.raw).toBe('failure')
@@ -162,7 +132,7 @@ describe('the Action under act', () => {
     const ns = await testNamespace('act-comment')
     const run = await runWorkflow({
       workflow: workflow({ manifests: 'deploy/', namespace: ns, timeout: '60s', comment: 'true' }),
-      files: { 'deploy/app.yaml': `${service('web')}---\n${httpRoute(ns, 'web', 'web')}` },
+      files: { 'deploy/app.yaml': `${serviceYaml('web')}---\n${contourRoute(ns, 'web', 'web')}` },
       event: {
         name: 'pull_request',
         payload: {

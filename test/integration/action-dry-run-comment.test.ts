@@ -1,55 +1,13 @@
 // Two Action features that had only run against fakes, now through the committed bundle against the
 // real control plane: `dry-run: true` (the API server validates, nothing is created) and
 // `comment: true` (the verdict posted on the event's pull request, edited in place on a re-run).
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runAction } from '../helpers/action.ts'
-import {
-  clusterEnv,
-  createService,
-  getRoute,
-  kube,
-  testHostname,
-  testNamespace
-} from '../helpers/cluster.ts'
+import { clusterEnv, createService, getRoute, kube, testNamespace } from '../helpers/cluster.ts'
 import { FakeGitHub } from '../helpers/fake-github.ts'
-
-const gw = () => clusterEnv().gateway
-
-function httpRoute(ns: string, name: string, backend: string, port = 8080): string {
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${name}
-spec:
-  parentRefs:
-  - name: ${gw().name}
-    namespace: ${gw().namespace}
-  hostnames: [${testHostname(ns, name)}]
-  rules:
-  - backendRefs:
-    - name: ${backend}
-      port: ${port}
-`
-}
-
-const service = (name: string) => `apiVersion: v1
-kind: Service
-metadata:
-  name: ${name}
-spec:
-  ports:
-  - name: http
-    port: 8080
-`
-
-async function manifestDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-e2e-'))
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text)
-  return dir
-}
+import { contourRoute, manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
 
 async function statusOf(read: () => Promise<unknown>): Promise<number | 'found'> {
   try {
@@ -68,7 +26,7 @@ describe('dry-run: true against the real API server', () => {
   it('validates correct manifests and creates nothing', async () => {
     const ns = await testNamespace('dry-ok')
     const dir = await manifestDir({
-      'app.yaml': `${service('web')}---\n${httpRoute(ns, 'web', 'web')}`
+      'app.yaml': `${serviceYaml('web')}---\n${contourRoute(ns, 'web', 'web')}`
     })
     const result = await runAction(
       { manifests: 'app.yaml', namespace: ns, 'dry-run': 'true' },
@@ -87,7 +45,7 @@ describe('dry-run: true against the real API server', () => {
     const ns = await testNamespace('dry-bad')
     // the HTTPRoute CRD's schema allows ports 1-65535: only the API server can say so
     const dir = await manifestDir({
-      'app.yaml': `${service('web')}---\n${httpRoute(ns, 'web', 'web', 70000)}`
+      'app.yaml': `${serviceYaml('web')}---\n${contourRoute(ns, 'web', 'web', 70000)}`
     })
     const result = await runAction(
       { manifests: 'app.yaml', namespace: ns, 'dry-run': 'true' },
@@ -116,7 +74,7 @@ describe('comment: true on a pull request', () => {
       pull_request: { url: `${apiUrl}/pulls/1` }
     })
     const ns = await testNamespace('e2e-comment')
-    const dir = await manifestDir({ 'route.yaml': httpRoute(ns, 'web', 'web') })
+    const dir = await manifestDir({ 'route.yaml': contourRoute(ns, 'web', 'web') })
     await writeFile(
       path.join(dir, 'event.json'),
       JSON.stringify({
