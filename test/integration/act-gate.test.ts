@@ -121,6 +121,24 @@ describe('the Action under act', () => {
     expect(seenAfter(run)).toMatchObject({ outcome: 'failure', verdict: 'error', ready: 'false' })
   })
 
+  it('fail-fast on correct manifests whose Route file sorts first: passes', async () => {
+    const ns = await testNamespace('act-order')
+    const run = await runWorkflow({
+      workflow: workflow({
+        manifests: 'deploy/',
+        namespace: ns,
+        timeout: '60s',
+        'fail-fast': 'true'
+      }),
+      files: {
+        'deploy/a-route.yaml': contourRoute(ns, 'web', 'web'),
+        'deploy/b-service.yaml': serviceYaml('web')
+      }
+    })
+    expect(step(run, 'gate').result, run.raw).toBe('success')
+    expect(seenAfter(run)).toMatchObject({ verdict: 'ready', ready: 'true' })
+  })
+
   it('comment: true on a pull_request event: the verdict is posted on the pull request', async () => {
     const github = new FakeGitHub()
     const apiUrl = await github.start()
