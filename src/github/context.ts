@@ -12,10 +12,15 @@ export interface RunContext {
   job: string
 }
 
-/** The run's repository and links; undefined outside GitHub Actions (no GITHUB_REPOSITORY). */
-export function runContext(env: NodeJS.ProcessEnv): RunContext | undefined {
-  const [owner, repo, ...rest] = (env.GITHUB_REPOSITORY ?? '').split('/')
-  if (!owner || !repo || rest.length > 0) return undefined
+/** The run's repository and links, or why there are none (outside GitHub Actions, or a bad value). */
+export function runContext(env: NodeJS.ProcessEnv): RunContext | string {
+  if (env.GITHUB_REPOSITORY === undefined || env.GITHUB_REPOSITORY === '') {
+    return 'No GITHUB_REPOSITORY'
+  }
+  const [owner, repo, ...rest] = env.GITHUB_REPOSITORY.split('/')
+  if (!owner || !repo || rest.length > 0 || /\s/.test(env.GITHUB_REPOSITORY)) {
+    return `GITHUB_REPOSITORY is ${JSON.stringify(env.GITHUB_REPOSITORY)}, not owner/repo`
+  }
   const server = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, '')
   return {
     repo: { owner, repo },

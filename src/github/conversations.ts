@@ -28,8 +28,8 @@ async function connect(
   purpose: string
 ): Promise<{ octokit: Octokit; context: RunContext } | undefined> {
   const context = runContext(env)
-  if (context === undefined) {
-    log.warning(`No GITHUB_REPOSITORY: ${purpose} is skipped`)
+  if (typeof context === 'string') {
+    log.warning(`${context}: ${purpose} is skipped`)
     return undefined
   }
   if (settings.githubToken === undefined) {

@@ -8,6 +8,7 @@ K8S_VERSION=${K8S_VERSION:-v1.35.4}
 ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
 CONTOUR_VERSION=${CONTOUR_VERSION:-v1.33.6}
 GATEWAY_API_VERSION=${GATEWAY_API_VERSION:-v1.6.3}
+ACT_VERSION=${ACT_VERSION:-v0.2.89}
 
 CACHE_ROOT=${ROUTE_GATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/route-gate}
 KEY="k8s-$K8S_VERSION-etcd-$ETCD_VERSION-contour-$CONTOUR_VERSION-gwapi-$GATEWAY_API_VERSION"
@@ -87,6 +88,17 @@ build_contour() {
   install -m 644 "$dir/examples/contour/01-crds.yaml" "$OUT/crds/contour.yaml"
 }
 
+# act: the workflow runner the act-*.test.ts files run the Action under. Kept in its own directory keyed
+# by its version (it has nothing to do with the control plane's versions), under the same lock.
+build_act() {
+  local dir="$CACHE_ROOT/act-$ACT_VERSION"
+  [ -x "$dir/act" ] && return
+  mkdir -p "$dir"
+  log "act $ACT_VERSION: building (cold: about 4 minutes on 2 cores)"
+  GOBIN="$WORK/act-bin" go install -ldflags "-s -w -X main.version=${ACT_VERSION#v}" "github.com/nektos/act@$ACT_VERSION"
+  mv "$WORK/act-bin/act" "$dir/act"
+}
+
 # The experimental channel: Contour watches TLSRoute/TCPRoute v1alpha2, which standard no longer serves.
 copy_gateway_api_crds() {
   [ -f "$OUT/crds/gateway-api/.complete" ] && return
@@ -102,12 +114,13 @@ copy_gateway_api_crds() {
 
 what=${1:-all}
 case "$what" in
-  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver; build_kubectl ;;
+  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver; build_kubectl; build_act ;;
   apiserver) build_apiserver ;;
   kubectl) build_kubectl ;;
   etcd) build_etcd ;;
   contour) build_contour ;;
   crds) copy_gateway_api_crds ;;
-  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl]" >&2; exit 2 ;;
+  act) build_act; echo "$CACHE_ROOT/act-$ACT_VERSION/act"; exit 0 ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|act]" >&2; exit 2 ;;
 esac
 echo "$OUT"

@@ -1,9 +1,11 @@
 // A loopback GitHub REST API with the endpoints route-gate uses, in their real request and response
 // shapes: list, search, create and update issues; list, create and update issue comments (a pull
 // request's conversation comments are issue comments). It records every request, and a test can
-// make the next requests fail the way GitHub fails (rate limit, missing permission).
+// make the next requests fail the way GitHub fails (rate limit, missing permission). Every request
+// and answer is judged against GitHub's published API description; stop() fails on any mismatch.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { checkExchange, loadDescription } from './github-contract.ts'
 
 export interface RecordedRequest {
   method: string
@@ -52,6 +54,10 @@ const REPO_PATH = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/
 
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = []
+  /** the documented operations the requests matched, in order (e.g. issues/create) */
+  readonly operations: string[] = []
+  /** where a request or an answer differs from GitHub's published API description */
+  readonly contractProblems: string[] = []
   readonly issues: FakeIssue[] = []
   readonly comments: FakeComment[] = []
   /** labels a token without push access cannot set: GitHub drops them silently */
@@ -73,6 +79,7 @@ export class FakeGitHub {
   ) {}
 
   async start(): Promise<string> {
+    loadDescription()
     this.server = createServer((req, res) => {
       void this.handle(req, res)
     })
@@ -83,6 +90,9 @@ export class FakeGitHub {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()))
+    if (this.contractProblems.length > 0) {
+      throw new Error(`Not as GitHub documents it:\n${this.contractProblems.join('\n')}`)
+    }
   }
 
   /** The next matching request fails with this answer (once). */
@@ -119,30 +129,74 @@ export class FakeGitHub {
   }
 
   private issueJson(issue: FakeIssue): Record<string, unknown> {
-    const base = `${this.url}/repos/${this.owner}/${this.repo}`
+    const api = `${this.url}/repos/${this.owner}/${this.repo}`
+    const url = `${api}/issues/${issue.number}`
     return {
       ...issue,
+      labels: issue.labels.map((l) => ({
+        ...l,
+        node_id: `LA_${l.id}`,
+        url: `${api}/labels/${encodeURIComponent(l.name)}`,
+        color: 'ededed',
+        default: false,
+        description: null
+      })),
       node_id: `I_${issue.id}`,
-      url: `${base}/issues/${issue.number}`,
-      html_url: `https://github.com/${this.owner}/${this.repo}/issues/${issue.number}`,
-      user: issue.user ?? this.author(),
+      url,
+      repository_url: api,
+      labels_url: `${url}/labels{/name}`,
+      comments_url: `${url}/comments`,
+      events_url: `${url}/events`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/${issue.pull_request ? 'pull' : 'issues'}/${issue.number}`,
+      user: this.userJson(issue.user ?? this.author()),
       author_association: issue.author_association ?? 'NONE',
+      assignee: null,
       assignees: [],
-      locked: false
+      milestone: null,
+      locked: false,
+      closed_at: issue.state === 'closed' ? issue.updated_at : null
     }
   }
 
   private commentJson(comment: FakeComment): Record<string, unknown> {
+    const api = `${this.url}/repos/${this.owner}/${this.repo}`
     return {
       id: comment.id,
       node_id: `IC_${comment.id}`,
+      url: `${api}/issues/comments/${comment.id}`,
       body: comment.body,
       created_at: comment.created_at,
       updated_at: comment.updated_at,
-      issue_url: `${this.url}/repos/${this.owner}/${this.repo}/issues/${comment.issue_number}`,
+      issue_url: `${api}/issues/${comment.issue_number}`,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${comment.issue_number}#issuecomment-${comment.id}`,
-      user: comment.user ?? this.author(),
+      user: this.userJson(comment.user ?? this.author()),
       author_association: comment.author_association ?? 'NONE'
+    }
+  }
+
+  /** A user as GitHub embeds one: the workflow's bot unless a test says who. */
+  private userJson(user: FakeComment['user']): Record<string, unknown> {
+    const { login, id, type } = user ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
+    const api = `${this.url}/users/${encodeURIComponent(login)}`
+    return {
+      login,
+      id,
+      type,
+      node_id: `U_${id}`,
+      avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+      gravatar_id: '',
+      url: api,
+      html_url: `https://github.com/${encodeURIComponent(login)}`,
+      followers_url: `${api}/followers`,
+      following_url: `${api}/following{/other_user}`,
+      gists_url: `${api}/gists{/gist_id}`,
+      starred_url: `${api}/starred{/owner}{/repo}`,
+      subscriptions_url: `${api}/subscriptions`,
+      organizations_url: `${api}/orgs`,
+      repos_url: `${api}/repos`,
+      events_url: `${api}/events{/privacy}`,
+      received_events_url: `${api}/received_events`,
+      site_admin: false
     }
   }
 
@@ -158,10 +212,8 @@ export class FakeGitHub {
       authorization: req.headers.authorization
     }
     this.requests.push(request)
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-      res.end(JSON.stringify(body))
-    }
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void =>
+      this.respond(request, res, status, body, headers)
     const signature = `${request.method} ${request.path}`
     const failure = this.failures.findIndex((f) => f.match === undefined || f.match.test(signature))
     if (failure >= 0) {
@@ -174,7 +226,7 @@ export class FakeGitHub {
       return
     }
     if (request.method === 'GET' && request.path === '/user') {
-      if (this.viewer) send(200, { ...this.viewer, node_id: `U_${this.viewer.id}` })
+      if (this.viewer) send(200, this.userJson(this.viewer))
       else send(403, { message: 'Resource not accessible by integration' })
       return
     }
@@ -272,14 +324,27 @@ export class FakeGitHub {
     const perPage = Number(request.query.per_page ?? 30)
     const page = Number(request.query.page ?? 1)
     const slice = items.slice((page - 1) * perPage, page * perPage)
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' }
+    const headers: Record<string, string> = {}
     if (page * perPage < items.length) {
       const next = new URL(req.url ?? '/', this.url)
       next.searchParams.set('page', String(page + 1))
       headers.link = `<${next.toString()}>; rel="next"`
     }
-    res.writeHead(200, headers)
-    res.end(JSON.stringify(slice))
+    this.respond(request, res, 200, slice, headers)
+  }
+
+  private respond(
+    request: RecordedRequest,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string>
+  ): void {
+    const verdict = checkExchange({ ...request, status, response: body })
+    if (verdict.operation !== undefined) this.operations.push(verdict.operation)
+    this.contractProblems.push(...verdict.problems)
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    res.end(JSON.stringify(body))
   }
 
   /** Enough of the search syntax for route-gate's query: repo:, is:issue and a quoted in:title phrase. */
@@ -291,6 +356,6 @@ export class FakeGitHub {
       .filter((i) => !q.includes('is:issue') || i.pull_request === undefined)
       .filter((i) => i.title.toLowerCase().includes(phrase.toLowerCase()))
       .map((i) => ({ ...this.issueJson(i), score: 1 }))
-    return { total_count: items.length, incomplete_results: false, items }
+    return { total_count: items.length, incomplete_results: false, items, search_type: 'lexical' }
   }
 }

@@ -130,8 +130,8 @@ describe('the pull request comment', () => {
       id: 1,
       issue_number: 7,
       body: 'LGTM',
-      created_at: '',
-      updated_at: ''
+      created_at: '2026-12-01T00:00:00Z',
+      updated_at: '2026-12-01T00:00:00Z'
     })
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
     await commentOnPullRequest(
@@ -154,8 +154,8 @@ describe('the pull request comment', () => {
         id: 100 + i,
         issue_number: 7,
         body: `c${i}`,
-        created_at: '',
-        updated_at: ''
+        created_at: '2026-12-01T00:00:00Z',
+        updated_at: '2026-12-01T00:00:00Z'
       })
     }
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)

@@ -1,0 +1,46 @@
+// Manifest files as a user's repository holds them: an HTTPRoute on the Contour Gateway, its Service,
+// and a directory to write them into.
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { clusterEnv, testHostname } from './cluster.ts'
+
+/** An HTTPRoute `name` on the Contour Gateway, sending to Service `backend` on `port`. */
+export function contourRoute(ns: string, name: string, backend: string, port = 8080): string {
+  const gw = clusterEnv().gateway
+  return `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: ${name}
+spec:
+  parentRefs:
+  - name: ${gw.name}
+    namespace: ${gw.namespace}
+  hostnames: [${testHostname(ns, name)}]
+  rules:
+  - backendRefs:
+    - name: ${backend}
+      port: ${port}
+`
+}
+
+export function serviceYaml(name: string): string {
+  return `apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+spec:
+  ports:
+  - name: http
+    port: 8080
+`
+}
+
+/** A temporary directory holding these files (relative path → text). */
+export async function manifestDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-e2e-'))
+  for (const [name, text] of Object.entries(files)) {
+    await writeFile(path.join(dir, name), text)
+  }
+  return dir
+}
