@@ -5,7 +5,14 @@ import { runGate } from './gate.ts'
 import type { Settings } from './inputs.ts'
 import type { RouteState } from './model/transitions.ts'
 import type { Report } from './model/types.ts'
-import { readPreviousState, runMonitor, runMonitorSnapshot, writeStateFile } from './monitor.ts'
+import {
+  monitorExitCode,
+  readPreviousState,
+  runMonitor,
+  runMonitorSnapshot,
+  writeStateFile
+} from './monitor.ts'
+import { exitCodeFor } from './outcome.ts'
 import { runSnapshot } from './snapshot.ts'
 
 export interface RunDeps {
@@ -32,6 +39,13 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
   } finally {
     cluster.close()
   }
+}
+
+/** The process's exit code for a finished run: the gate's verdict, or the monitor's fail-on. */
+export function runExitCode(report: Report, settings: Settings): 0 | 1 {
+  return settings.command === 'monitor'
+    ? monitorExitCode(report, settings.failOn)
+    : exitCodeFor(report)
 }
 
 async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
