@@ -66,12 +66,15 @@ export function parseArgs(argv: string[]): { command: string; values: Map<string
   return { command, values }
 }
 
-async function render(report: Report, settings: Settings): Promise<string> {
-  if (settings.format === 'json') return (await import('./report/json.ts')).renderJson(report)
-  if (settings.format === 'markdown')
-    return (await import('./report/summary.ts')).renderSummary(report)
+type Render = (report: Report) => string
+
+/** The chosen renderer, loaded while the run goes on so that printing the verdict waits for nothing. */
+async function loadRenderer(settings: Settings): Promise<Render> {
+  if (settings.format === 'json') return (await import('./report/json.ts')).renderJson
+  if (settings.format === 'markdown') return (await import('./report/summary.ts')).renderSummary
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-  return (await import('./report/text.ts')).renderText(report, { color })
+  const { renderText } = await import('./report/text.ts')
+  return (report) => renderText(report, { color })
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -98,6 +101,9 @@ export async function main(argv: string[]): Promise<number> {
       (name) => values.get(name),
       command === 'monitor' ? 'monitor' : 'gate'
     )
+    const renderer = loadRenderer(settings)
+    // handled here too, so that a run that fails first does not leave it rejected and unhandled
+    renderer.catch(() => {})
     const { run, runExitCode } = await import('./run.ts')
     const report = await run(settings, {
       connect: async (s) =>
@@ -118,7 +124,8 @@ export async function main(argv: string[]): Promise<number> {
       ])
       await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
-    process.stdout.write((await render(report, settings)) + '\n')
+    const render = await renderer
+    process.stdout.write(render(report) + '\n')
     return runExitCode(report, settings)
   } catch (error) {
     const code = exitCodeOf(error)

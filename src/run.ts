@@ -37,8 +37,16 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
   try {
     return await runGate(settings, { cluster, log: deps.log, cwd: deps.cwd, now: deps.now })
   } finally {
-    cluster.close()
+    closeAfterReport(cluster)
   }
+}
+
+/**
+ * Closing ends every request and stream, which takes a few ms: done once the caller has printed the
+ * report (a CLI exits before it, which ends them all the same).
+ */
+function closeAfterReport(cluster: ClusterClient): void {
+  setImmediate(() => cluster.close())
 }
 
 /** The process's exit code for a finished run: the gate's verdict, or the monitor's fail-on. */
@@ -61,6 +69,6 @@ async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
   try {
     return await runMonitor(settings, { cluster, log: deps.log, now: deps.now, previous })
   } finally {
-    cluster.close()
+    closeAfterReport(cluster)
   }
 }
