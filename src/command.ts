@@ -83,10 +83,6 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(usage())
       return argv.length === 0 ? 2 : 0
     }
-    if (argv[0] === '--version') {
-      process.stdout.write(`${TOOL_VERSION}\n`)
-      return 0
-    }
     const { command, values } = parseArgs(argv)
     if (command !== 'check' && command !== 'monitor') {
       throw new InputError(
