@@ -1,6 +1,7 @@
 // Figure 1, reaction latency: one Route without status, the tool started and given time to list and
 // watch, then one status write; the latency is from just before the write is sent to the tool's exit.
-// Trials alternate which tool goes first so that drift in the machine's load hits both alike.
+// Trials alternate which tool goes first so that drift in the machine's load hits both alike. Each
+// trial's peak RSS is kept too: the memory of a one-Route gate against one `kubectl wait`.
 import { performance } from 'node:perf_hooks'
 import {
   expectExit,
@@ -16,29 +17,43 @@ const SETTLE_MS = 1500
 
 export type LatencySamples = Record<Tool, number[]>
 
-async function trial(ctx: BenchContext, tool: Tool, route: RouteRef): Promise<number> {
+export interface LatencyResult {
+  latency: LatencySamples
+  peakRssMb: LatencySamples
+}
+
+async function trial(
+  ctx: BenchContext,
+  tool: Tool,
+  route: RouteRef
+): Promise<{ ms: number; rssMb: number }> {
   await ctx.fixture.writeStatus(route, 'none')
   const measured = launchTool(ctx, tool, route, 'direct')
   await stillRunningAfter(measured, SETTLE_MS, tool)
   const written = performance.now()
   await ctx.fixture.writeStatus(route, 'ready')
   const result = await expectExit(measured.finished, 0, tool)
-  return result.endedAt - written
+  return { ms: result.endedAt - written, rssMb: result.peakRssMb }
 }
 
 export async function measureLatency(
   ctx: BenchContext,
   route: RouteRef,
   trials: number
-): Promise<LatencySamples> {
+): Promise<LatencyResult> {
   const samples: LatencySamples = { 'route-gate': [], 'kubectl wait': [] }
+  const peakRssMb: LatencySamples = { 'route-gate': [], 'kubectl wait': [] }
   for (let i = 0; i < trials; i++) {
     const order: Tool[] =
       i % 2 === 0 ? ['route-gate', 'kubectl wait'] : ['kubectl wait', 'route-gate']
-    for (const tool of order) samples[tool].push(await trial(ctx, tool, route))
+    for (const tool of order) {
+      const { ms, rssMb } = await trial(ctx, tool, route)
+      samples[tool].push(ms)
+      peakRssMb[tool].push(rssMb)
+    }
     ctx.log(
       `latency trial ${i + 1}/${trials}: route-gate ${samples['route-gate'].at(-1)!.toFixed(0)} ms, kubectl wait ${samples['kubectl wait'].at(-1)!.toFixed(0)} ms`
     )
   }
-  return samples
+  return { latency: samples, peakRssMb }
 }

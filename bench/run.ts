@@ -23,7 +23,7 @@ import { CountingProxy } from './proxy.ts'
 import { checkBudgets, renderTable, type Machine, type Results } from './report.ts'
 import { measureScale, type ScaleResult } from './scale.ts'
 import { measureSnapshot } from './snapshot.ts'
-import { measureStartup } from './startup.ts'
+import { measureCommandStartup, measureStartup } from './startup.ts'
 
 const NAMESPACES = 50
 const PEER_ROUTES = 100
@@ -33,6 +33,8 @@ interface Plan {
   sizes: number[]
   latencyTrials: number
   startupTrials: number
+  /** runs of each offline command (--version, --help, the example snapshot) and kubectl version */
+  commandTrials: number
   snapshotRuns: number
   out: string
 }
@@ -44,12 +46,21 @@ function plan(argv: string[]): Plan {
   })
   const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'bench', 'results.json'))
   return values.smoke
-    ? { mode: 'smoke', sizes: [100], latencyTrials: 3, startupTrials: 2, snapshotRuns: 1, out }
+    ? {
+        mode: 'smoke',
+        sizes: [100],
+        latencyTrials: 3,
+        startupTrials: 2,
+        commandTrials: 1,
+        snapshotRuns: 1,
+        out
+      }
     : {
         mode: 'full',
         sizes: [100, 1000, 5000],
         latencyTrials: 20,
         startupTrials: 5,
+        commandTrials: 10,
         snapshotRuns: 3,
         out
       }
@@ -116,7 +127,13 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     log(`run ${fixture.runId}: ${NAMESPACES} namespaces bench-${fixture.runId}-*`)
 
     const [latencyRoute] = await fixture.createRoutes('latency', 1, namespaces)
-    const latency = await measureLatency(ctx, latencyRoute!, p.latencyTrials)
+    const commands = await measureCommandStartup(ctx, p.commandTrials)
+    log('offline commands measured')
+    const { latency, peakRssMb: latencyRssMb } = await measureLatency(
+      ctx,
+      latencyRoute!,
+      p.latencyTrials
+    )
     // the last trial left the Route ready, so each start-up run ends by itself
     const startup = await measureStartup(ctx, latencyRoute!, p.startupTrials)
     log('start-up measured')
@@ -147,7 +164,9 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
       durationS: (performance.now() - started) / 1000,
       machine: { ...before, loadAfter: os.loadavg()[0]! },
       latency,
+      latencyRssMb,
       startup,
+      commands,
       scale,
       snapshot: snapshot!
     }

@@ -1,26 +1,12 @@
-// Builds the two committed entry points: dist/index.js (the Action) and dist/cli.js (the CLI).
+// Builds the committed dist/: the entry points dist/index.js (the Action) and dist/cli.js (the CLI),
+// the chunks they load on demand (dist/chunks/), and dist/licenses.txt with the notices of every
+// bundled package. dist/ is emptied first so that no chunk of an earlier build lingers.
+import { chmod, rm, writeFile } from 'node:fs/promises'
 import { build } from 'esbuild'
+import { BUILD_OPTIONS } from './bundle-options.ts'
+import { bundledPackages, renderLicenses } from './licenses.ts'
 
-// client-node bundles CommonJS dependencies that call require(); ESM output needs one.
-const banner = {
-  js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
-}
-
-await build({
-  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  target: 'node24',
-  format: 'esm',
-  banner,
-  legalComments: 'none',
-  logLevel: 'warning',
-  minify: true,
-  keepNames: true,
-  splitting: false,
-  sourcemap: false
-})
-
-const { chmod } = await import('node:fs/promises')
+await rm('dist', { recursive: true, force: true })
+const { metafile } = await build(BUILD_OPTIONS)
+await writeFile('dist/licenses.txt', renderLicenses(await bundledPackages(metafile, '.')))
 await chmod('dist/cli.js', 0o755)

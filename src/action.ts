@@ -1,25 +1,27 @@
 // The GitHub Action: inputs from INPUT_*, the run, then outputs, job summary, annotations and the
 // step's result. A user's mistake or a cluster problem ends as one clear error line, never a stack.
+// The cluster client and the GitHub client are imported only when the run needs them.
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
-import { connect } from './cluster/connect.ts'
 import { exitCodeOf } from './errors.ts'
 import { writeUserFile } from './files.ts'
-import { commentOnPullRequest, openTracking, saveTracking } from './github/conversations.ts'
 import { parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
-import { monitorExitCode, monitorFailureMessage } from './monitor.ts'
-import { exitCodeFor, failureMessage, notReadyRoutes } from './outcome.ts'
+import { monitorFailureMessage } from './monitor.ts'
+import { failureMessage, notReadyRoutes } from './outcome.ts'
 import { buildAnnotations } from './report/annotations.ts'
 import { escapeHtml, safeLogLine } from './report/escape.ts'
 import { reportForOutput } from './report/json.ts'
 import { renderSummary } from './report/summary.ts'
-import { run } from './run.ts'
+import { run, runExitCode } from './run.ts'
 
 // GitHub allows 1 MB of outputs per job; leave room for the other outputs and other steps.
 const REPORT_OUTPUT_MAX_CHARS = 256 * 1024
+
+type Conversations = typeof import('./github/conversations.ts')
+const conversations = (): Promise<Conversations> => import('./github/conversations.ts')
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let settings: Settings | undefined
@@ -32,21 +34,31 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
       warning: (m: string) => core.warning(safeLogLine(m))
     }
     const tracking =
-      monitor && config.fromFile === undefined ? await openTracking(config, env, logger) : undefined
+      monitor && config.fromFile === undefined
+        ? await (await conversations()).openTracking(config, env, logger)
+        : undefined
     const report = await run(config, {
-      connect: (s) =>
-        connect({ kubeconfig: s.kubeconfig, context: s.context, env, mask: core.setSecret }),
+      connect: async (s) =>
+        (await import('./cluster/connect.ts')).connect({
+          kubeconfig: s.kubeconfig,
+          context: s.context,
+          env,
+          mask: core.setSecret
+        }),
       log: (line) => core.info(safeLogLine(line)),
       cwd: env.GITHUB_WORKSPACE ?? process.cwd(),
       now: Date.now,
       previous: tracking?.loaded?.previous
     })
     await publish(report, config, env)
-    const code = monitor ? monitorExitCode(report, config.failOn) : exitCodeFor(report)
+    const code = runExitCode(report, config)
     const why = monitor ? monitorFailureMessage(report, config.failOn) : failureMessage(report)
     if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${why}`))
-    if (!monitor && config.comment) await commentOnPullRequest(config, report, env, logger)
-    const issueError = tracking && (await saveTracking(tracking, report, logger))
+    if (!monitor && config.comment) {
+      await (await conversations()).commentOnPullRequest(config, report, env, logger)
+    }
+    const issueError =
+      tracking && (await (await conversations()).saveTracking(tracking, report, logger))
     if (issueError !== undefined) {
       core.setFailed(safeLogLine(`route-gate: tracking issue: ${issueError}`))
       return 1

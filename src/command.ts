@@ -1,17 +1,12 @@
 // The route-gate command line: the same settings parser, run and report as the Action, printed as
 // text, JSON or Markdown. Progress goes to stderr so that stdout carries only the report.
-import { connect } from './cluster/connect.ts'
+// Only the argument parsing is loaded up front: the run (YAML parsers, diagnosis), the cluster
+// client and the renderers are imported when a command needs them, so --version, --help and a
+// usage error start as fast as Node does, and a snapshot never loads the cluster client.
 import { exitCodeOf, InputError } from './errors.ts'
 import { INPUTS, parseSettings, type Settings } from './inputs.ts'
 import type { Report } from './model/types.ts'
-import { monitorExitCode } from './monitor.ts'
-import { exitCodeFor } from './outcome.ts'
 import { neutralizeWorkflowCommands, safeLogLine } from './report/escape.ts'
-import { writeUserFile } from './files.ts'
-import { renderJson } from './report/json.ts'
-import { renderSummary } from './report/summary.ts'
-import { renderText } from './report/text.ts'
-import { run } from './run.ts'
 import { TOOL_VERSION } from './version.ts'
 
 const FLAGS = INPUTS.filter((i) => i.actionOnly !== true)
@@ -71,11 +66,15 @@ export function parseArgs(argv: string[]): { command: string; values: Map<string
   return { command, values }
 }
 
-function render(report: Report, settings: Settings): string {
-  if (settings.format === 'json') return renderJson(report)
-  if (settings.format === 'markdown') return renderSummary(report)
+type Render = (report: Report) => string
+
+/** The chosen renderer, loaded while the run goes on so that printing the verdict waits for nothing. */
+async function loadRenderer(settings: Settings): Promise<Render> {
+  if (settings.format === 'json') return (await import('./report/json.ts')).renderJson
+  if (settings.format === 'markdown') return (await import('./report/summary.ts')).renderSummary
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-  return renderText(report, { color })
+  const { renderText } = await import('./report/text.ts')
+  return (report) => renderText(report, { color })
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -83,10 +82,6 @@ export async function main(argv: string[]): Promise<number> {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
       process.stdout.write(usage())
       return argv.length === 0 ? 2 : 0
-    }
-    if (argv[0] === '--version') {
-      process.stdout.write(`${TOOL_VERSION}\n`)
-      return 0
     }
     const { command, values } = parseArgs(argv)
     if (command !== 'check' && command !== 'monitor') {
@@ -102,21 +97,33 @@ export async function main(argv: string[]): Promise<number> {
       (name) => values.get(name),
       command === 'monitor' ? 'monitor' : 'gate'
     )
+    const renderer = loadRenderer(settings)
+    // handled here too, so that a run that fails first does not leave it rejected and unhandled
+    renderer.catch(() => {})
+    const { run, runExitCode } = await import('./run.ts')
     const report = await run(settings, {
-      connect: (s) =>
-        connect({ kubeconfig: s.kubeconfig, context: s.context, env: process.env, mask: () => {} }),
+      connect: async (s) =>
+        (await import('./cluster/connect.ts')).connect({
+          kubeconfig: s.kubeconfig,
+          context: s.context,
+          env: process.env,
+          mask: () => {}
+        }),
       log: (line) => process.stderr.write(`${safeLogLine(line)}\n`),
       cwd: process.cwd(),
       now: Date.now
     })
     if (settings.reportFile !== undefined) {
+      const [{ writeUserFile }, { renderJson }] = await Promise.all([
+        import('./files.ts'),
+        import('./report/json.ts')
+      ])
       await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
+    const render = await renderer
     // stdout may be a workflow log: parts made safe one by one must not join into a command
-    process.stdout.write(neutralizeWorkflowCommands(render(report, settings)) + '\n')
-    return settings.command === 'monitor'
-      ? monitorExitCode(report, settings.failOn)
-      : exitCodeFor(report)
+    process.stdout.write(neutralizeWorkflowCommands(render(report)) + '\n')
+    return runExitCode(report, settings)
   } catch (error) {
     const code = exitCodeOf(error)
     const message = error instanceof Error ? error.message : String(error)

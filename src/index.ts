@@ -1,4 +1,8 @@
-import { runAction } from './action.ts'
+// The Action's entry point (action.yml runs.main): the start-up checks, then the Action, loaded only
+// once Node is known to run it.
 import { exitWhenFlushed } from './exit.ts'
+import { startUp } from './start-up.ts'
 
+startUp('action')
+const { runAction } = await import('./action.ts')
 await exitWhenFlushed(await runAction())

@@ -5,7 +5,14 @@ import { runGate } from './gate.ts'
 import type { Settings } from './inputs.ts'
 import type { RouteState } from './model/transitions.ts'
 import type { Report } from './model/types.ts'
-import { readPreviousState, runMonitor, runMonitorSnapshot, writeStateFile } from './monitor.ts'
+import {
+  monitorExitCode,
+  readPreviousState,
+  runMonitor,
+  runMonitorSnapshot,
+  writeStateFile
+} from './monitor.ts'
+import { exitCodeFor } from './outcome.ts'
 import { runSnapshot } from './snapshot.ts'
 
 export interface RunDeps {
@@ -30,8 +37,23 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
   try {
     return await runGate(settings, { cluster, log: deps.log, cwd: deps.cwd, now: deps.now })
   } finally {
-    cluster.close()
+    closeAfterReport(cluster)
   }
+}
+
+/**
+ * Closing ends every request and stream, which takes a few ms: done once the caller has printed the
+ * report (a CLI exits before it, which ends them all the same).
+ */
+function closeAfterReport(cluster: ClusterClient): void {
+  setImmediate(() => cluster.close())
+}
+
+/** The process's exit code for a finished run: the gate's verdict, or the monitor's fail-on. */
+export function runExitCode(report: Report, settings: Settings): 0 | 1 {
+  return settings.command === 'monitor'
+    ? monitorExitCode(report, settings.failOn)
+    : exitCodeFor(report)
 }
 
 async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
@@ -47,6 +69,6 @@ async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {
   try {
     return await runMonitor(settings, { cluster, log: deps.log, now: deps.now, previous })
   } finally {
-    cluster.close()
+    closeAfterReport(cluster)
   }
 }

@@ -30,7 +30,9 @@ export function watchUntil<T>(
       if (settled) return
       settled = true
       clearTimeout(timer)
-      watch.abort()
+      // aborting every stream takes a few ms: after the verdict is out, not before (events that
+      // arrive meanwhile are ignored, settled is set)
+      setImmediate(() => watch.abort())
       if ('error' in result) reject(result.error)
       else resolve(result.value)
     }

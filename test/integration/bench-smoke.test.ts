@@ -25,13 +25,33 @@ describe('npm run bench -- --smoke', () => {
     await rm(dir, { recursive: true, force: true })
 
     expect(stdout).toContain('| Figure | route-gate | kubectl wait |')
-    expect(stdout).toContain('| Budget | Measured | Limit | Held |')
     expect(results.mode).toBe('smoke')
     for (const tool of ['route-gate', 'kubectl wait'] as const) {
       expect(results.latency[tool]).toHaveLength(3)
       expect(Math.min(...results.latency[tool])).toBeGreaterThan(0)
       expect(results.startup.firstRequestMs[tool].every((ms) => ms > 0)).toBe(true)
+      expect(results.latencyRssMb[tool]).toHaveLength(3)
+      expect(Math.min(...results.latencyRssMb[tool])).toBeGreaterThan(5)
     }
+
+    // the offline commands against kubectl version --client, cold and warm, each a ratio with a limit
+    expect(results.commands.kubectlVersionMs).toHaveLength(1)
+    for (const name of ['--version', '--help', 'snapshot of examples/cluster-dump.yaml'] as const) {
+      for (const cache of ['cold', 'warm'] as const) {
+        expect(results.commands.routeGateMs[name][cache]).toHaveLength(1)
+        const budget = results.budgets.find((b) => b.name.startsWith(`${name}, ${cache} compile`))
+        expect(budget?.ratio, `${name} ${cache}`).toBeGreaterThan(0)
+        expect(budget?.limit).toBe(name.startsWith('snapshot') ? '≤ 1.5×' : '≤ 1.0×')
+      }
+    }
+    for (const name of [
+      'reaction latency, median',
+      'reaction latency, p90',
+      'peak RSS of a one-Route'
+    ]) {
+      expect(results.budgets.find((b) => b.name.startsWith(name))?.ratio, name).toBeGreaterThan(0)
+    }
+    expect(stdout).toContain('| Budget | route-gate | kubectl | Ratio | Limit | Held |')
 
     const gate = results.scale.find((s) => s.tool === 'route-gate')
     const peer = results.scale.find((s) => s.tool === 'kubectl wait')

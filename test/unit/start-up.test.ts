@@ -1,0 +1,198 @@
+// What happens before the bundle's real work: an old Node is refused in one line, V8's compile cache
+// is kept where a user or a runner keeps caches, and each command loads only what it needs (the
+// committed dist/, started as users start it).
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+
+import { compileCacheDir, MIN_NODE_MAJOR, nodeTooOld } from '../../src/start-up.ts'
+import { REPO, runAction, runCli } from '../helpers/action.ts'
+
+const EXAMPLE = 'examples/cluster-dump.yaml'
+const run = promisify(execFile)
+
+describe('the Node version check', () => {
+  it('refuses a Node older than package.json engines, in one line naming both versions', () => {
+    expect(MIN_NODE_MAJOR).toBe(24)
+    expect(nodeTooOld('v20.20.2')).toBe('route-gate needs Node 24 or newer; this is v20.20.2')
+    expect(nodeTooOld('v22.12.0')).toBe('route-gate needs Node 24 or newer; this is v22.12.0')
+    expect(nodeTooOld('v24.0.0')).toBeUndefined()
+    expect(nodeTooOld('v26.1.0')).toBeUndefined()
+  })
+
+  // The machine's own Node (the first `node` on PATH outside node_modules/.bin, v20 on the CI
+  // machines), running the committed bundle as `#!/usr/bin/env node` would.
+  const systemNode = findSystemNode()
+  it(`refuses the machine's own Node (${systemNode.version}) or runs on it, as its version says`, async () => {
+    const env = { PATH: '/usr/bin:/bin', HOME: os.homedir() }
+    const cli = await runWith(
+      systemNode.file,
+      ['dist/cli.js', 'check', '--from-file', EXAMPLE],
+      env
+    )
+    const action = await runWith(systemNode.file, ['dist/index.js'], env)
+    const line = `route-gate needs Node ${MIN_NODE_MAJOR} or newer; this is ${systemNode.version}\n`
+    const old = Number(systemNode.version.slice(1).split('.')[0]) < MIN_NODE_MAJOR
+    // one line and exit 2 where it is too old; on a recent Node the example's verdict (exit 1)
+    const refused = (r: typeof cli, out: string): boolean =>
+      r.code === 2 &&
+      r.stdout + r.stderr === out &&
+      (out.startsWith('::') ? r.stderr === '' : r.stdout === '')
+    expect(refused(cli, line), cli.stderr).toBe(old)
+    expect(refused(action, `::error::${line}`), action.stdout).toBe(old)
+    expect(cli.code).toBe(old ? 2 : 1)
+  })
+})
+
+describe('compile cache', () => {
+  it('lives in the user cache directory on the CLI and the runner tool cache in the Action', () => {
+    const home = '/home/u'
+    expect(compileCacheDir('cli', {}, 'linux', home)).toBe(
+      '/home/u/.cache/route-gate/node-compile-cache'
+    )
+    expect(compileCacheDir('cli', { XDG_CACHE_HOME: '/c' }, 'linux', home)).toBe(
+      '/c/route-gate/node-compile-cache'
+    )
+    expect(compileCacheDir('cli', {}, 'darwin', home)).toBe(
+      '/home/u/Library/Caches/route-gate/node-compile-cache'
+    )
+    expect(
+      compileCacheDir('action', { RUNNER_TOOL_CACHE: '/t', RUNNER_TEMP: '/r' }, 'linux', home)
+    ).toBe('/t/route-gate/node-compile-cache')
+    expect(compileCacheDir('action', { RUNNER_TEMP: '/r' }, 'linux', home)).toBe(
+      '/r/route-gate/node-compile-cache'
+    )
+    expect(compileCacheDir('cli', { NODE_COMPILE_CACHE: '/n' }, 'linux', home)).toBeUndefined()
+  })
+
+  it('is written by a CLI run and by an Action run that end with process.exit', async () => {
+    const cache = await mkdtemp(path.join(os.tmpdir(), 'route-gate-cache-'))
+    const { code } = await runCli(['check', '--from-file', EXAMPLE], {
+      env: { XDG_CACHE_HOME: cache }
+    })
+    expect(code).toBe(1)
+    expect(await cachedFiles(path.join(cache, 'route-gate', 'node-compile-cache'))).not.toEqual([])
+
+    const toolCache = await mkdtemp(path.join(os.tmpdir(), 'route-gate-toolcache-'))
+    const action = await runAction(
+      { timeout: '5 minutes' },
+      { env: { RUNNER_TOOL_CACHE: toolCache } }
+    )
+    expect(action.code).toBe(2)
+    expect(await cachedFiles(path.join(toolCache, 'route-gate', 'node-compile-cache'))).not.toEqual(
+      []
+    )
+  })
+})
+
+describe('what each command loads', () => {
+  // a preload that names every module file Node loads, on stderr
+  // a preload that names every module file Node loads, on stderr
+  async function loadedFiles(
+    face: 'cli' | 'action',
+    args: string[] | Record<string, string>,
+    env: Record<string, string> = {}
+  ): Promise<{ code: number | null; files: string[] }> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-loads-'))
+    const hook = path.join(dir, 'hook.mjs')
+    await writeFile(
+      hook,
+      `import { registerHooks } from 'node:module'
+registerHooks({ load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context) } })
+`
+    )
+    const options = { env: { ...env, NODE_OPTIONS: `--import=${hook}` } }
+    const { code, stderr } = Array.isArray(args)
+      ? await runCli(args, options)
+      : await runAction(args, options)
+    const files = [...stderr.matchAll(/^LOADED file:\/\/(\S+)$/gm)].map((m) => m[1]!)
+    return { code, files: files.filter((f) => f.startsWith(path.join(REPO, 'dist'))) }
+  }
+  // keepNames keeps class names in the minified code: these are the two heavy clients
+  const holding = async (files: string[], name: string): Promise<string[]> => {
+    const found: string[] = []
+    for (const file of files) if ((await readFile(file, 'utf8')).includes(name)) found.push(file)
+    return found
+  }
+
+  it('never loads the cluster client or Octokit for --version, --help, a bad input or a snapshot', async () => {
+    for (const args of [
+      ['--version'],
+      ['--help'],
+      ['check', '--timeout', '5 minutes'],
+      ['check', '--from-file', EXAMPLE]
+    ]) {
+      const { files } = await loadedFiles('cli', args)
+      expect(files.length, args.join(' ')).toBeGreaterThan(0)
+      expect(await holding(files, '"KubeConfig"'), args.join(' ')).toEqual([])
+      expect(await holding(files, '"Octokit"'), args.join(' ')).toEqual([])
+    }
+  })
+
+  it('never loads them in the Action for a bad input or a dump', async () => {
+    const cases: [Record<string, string>, number][] = [
+      [{ timeout: '5 minutes' }, 2],
+      [{ mode: 'monitor', 'from-file': EXAMPLE, 'fail-on': 'never' }, 0]
+    ]
+    for (const [inputs, exit] of cases) {
+      const { code, files } = await loadedFiles('action', inputs)
+      expect(code, JSON.stringify(inputs)).toBe(exit)
+      expect(files.length).toBeGreaterThan(0)
+      expect(await holding(files, '"KubeConfig"'), JSON.stringify(inputs)).toEqual([])
+      expect(await holding(files, '"Octokit"'), JSON.stringify(inputs)).toEqual([])
+    }
+  })
+
+  it('loads the cluster client once a command needs the cluster', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kube-'))
+    const kubeconfig = path.join(dir, 'config')
+    await writeFile(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    token: t\ncurrent-context: c\n'
+    )
+    const { code, files } = await loadedFiles(
+      'cli',
+      ['check', '--routes', 'httproute/default/web', '--timeout', '2s'],
+      { KUBECONFIG: kubeconfig }
+    )
+    expect(code).toBe(3)
+    expect(await holding(files, '"KubeConfig"')).toHaveLength(1)
+  })
+})
+
+function findSystemNode(): { file: string; version: string } {
+  const dirs = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((d) => !d.includes('node_modules'))
+  for (const dir of dirs) {
+    const file = path.join(dir, 'node')
+    if (existsSync(file)) {
+      return { file, version: execFileSync(file, ['--version'], { encoding: 'utf8' }).trim() }
+    }
+  }
+  return { file: process.execPath, version: process.version }
+}
+
+async function runWith(
+  node: string,
+  args: string[],
+  env: NodeJS.ProcessEnv
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(node, args, { cwd: REPO, env })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+async function cachedFiles(dir: string): Promise<string[]> {
+  const versions = existsSync(dir) ? await readdir(dir) : []
+  const files = await Promise.all(versions.map((v) => readdir(path.join(dir, v))))
+  return files.flat()
+}
