@@ -33,14 +33,17 @@ function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
 function runProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
-  options: { cwd?: string; input?: string } = {}
+  options: { cwd?: string; input?: string; onStdout?: (stdoutSoFar: string) => void } = {}
 ): Promise<ProcessResult> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, cwd: options.cwd ?? REPO })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      options.onStdout?.(stdout)
+    })
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }))
@@ -64,7 +67,12 @@ export function parseOutputFile(text: string): Record<string, string> {
 
 export async function runAction(
   inputs: Record<string, string>,
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {}
+  options: {
+    env?: Record<string, string | undefined>
+    cwd?: string
+    /** called with the step's log so far on each write: lets a test act once the gate saw something */
+    onStdout?: (stdoutSoFar: string) => void
+  } = {}
 ): Promise<ActionResult> {
   const runnerTemp = await mkdtemp(path.join(os.tmpdir(), 'route-gate-runner-'))
   const outputFile = path.join(runnerTemp, 'output')
@@ -83,7 +91,10 @@ export async function runAction(
     ...inputEnv,
     ...options.env
   })
-  const result = await runProcess([ACTION], env, { cwd: options.cwd })
+  const result = await runProcess([ACTION], env, {
+    cwd: options.cwd,
+    onStdout: options.onStdout
+  })
   return {
     ...result,
     outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
