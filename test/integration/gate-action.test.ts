@@ -1,43 +1,49 @@
 // The end-to-end scenarios of the gate: the committed dist/index.js, started as GitHub's runner starts
-// it, against the real kube-apiserver with Contour writing real status.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+// it, against the real kube-apiserver, once per controller (Contour, Envoy Gateway, Traefik), each
+// writing its own real status. Where a controller cannot produce a scenario the test name says so and
+// the status helper writes it instead.
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../../src/model/types.ts'
-import { runAction, type ActionResult } from '../helpers/action.ts'
+import type { ActionResult } from '../helpers/action.ts'
+import { gate, logOf, reportOf } from '../helpers/gate.ts'
 import {
   applyYaml,
-  clusterEnv,
+  controller,
   createService,
   gatewayParentRef,
   getRoute,
   testHostname,
   testNamespace,
+  UNSERVED_ENDPOINT,
+  waitForRouteCondition,
   writeRouteStatus
 } from '../helpers/cluster.ts'
+import type { ControllerId } from '../helpers/cluster.ts'
 import { writeState } from '../helpers/route-states.ts'
-import { expectValidReport } from '../helpers/schema.ts'
-
-const gw = () => clusterEnv().gateway
 
 function httpRoute(o: {
   ns: string
   name: string
   backend: string
+  controller: ControllerId
   backendNamespace?: string
   sectionName?: string
   gateway?: string
   hostname?: string
 }): string {
+  const gw = controller(o.controller).gateway
   return `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
   name: ${o.name}
 spec:
   parentRefs:
-  - name: ${o.gateway ?? gw().name}
-    namespace: ${gw().namespace}${o.sectionName ? `\n    sectionName: ${o.sectionName}` : ''}
+  - name: ${o.gateway ?? gw.name}
+    namespace: ${gw.namespace}${o.sectionName ? `\n    sectionName: ${o.sectionName}` : ''}
   hostnames: [${o.hostname ?? testHostname(o.ns, o.name)}]
   rules:
   - backendRefs:
@@ -58,51 +64,24 @@ spec:
 `
 }
 
+/** What a controller-manager would write for the Service above (nothing serves the address). */
+function endpointSlice(service: string): string {
+  return `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: ${service}-1
+  labels: {kubernetes.io/service-name: ${service}}
+addressType: IPv4
+endpoints: [{addresses: [${UNSERVED_ENDPOINT}], conditions: {ready: true}}]
+ports: [{name: http, port: 8080, protocol: TCP}]
+`
+}
+
 async function manifestDir(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-e2e-'))
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text)
   return dir
 }
-
-function gate(inputs: Record<string, string>, cwd?: string): Promise<ActionResult> {
-  return runAction(inputs, { env: { KUBECONFIG: clusterEnv().kubeconfig }, cwd })
-}
-
-/**
- * The gate started, and a promise that resolves once its log holds `text`: the Route listed and
- * judged in that state, so a change made from then on reaches it while it waits.
- */
-function gateUntilLogged(
-  inputs: Record<string, string>,
-  text: string,
-  cwd?: string
-): { running: Promise<ActionResult>; logged: Promise<void> } {
-  let seen: () => void = () => {}
-  const logged = new Promise<void>((resolve) => (seen = resolve))
-  const running = runAction(inputs, {
-    env: { KUBECONFIG: clusterEnv().kubeconfig },
-    cwd,
-    onStdout: (soFar) => {
-      if (soFar.includes(text)) seen()
-    }
-  })
-  // a gate that ends before logging it fails the test through `running`, not by hanging here
-  return { running, logged: Promise.race([logged, running.then(() => undefined)]) }
-}
-
-async function reportOf(result: ActionResult): Promise<Report> {
-  const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
-  expectValidReport(report)
-  expect(JSON.parse(result.outputs.report!)).toMatchObject({ verdict: report.verdict })
-  return report
-}
-
-/** The step's log without the mask registrations, for assertion messages. */
-const logOf = (result: ActionResult): string =>
-  result.stdout
-    .split('\n')
-    .filter((line) => !line.startsWith('::add-mask::'))
-    .join('\n')
 
 /** The remediation must reach the reader in all three places: JSON report, job summary, annotation. */
 function expectEverywhere(result: ActionResult, text: string): void {
@@ -114,142 +93,319 @@ function expectEverywhere(result: ActionResult, text: string): void {
 const problemsOf = (report: Report) =>
   report.routes.flatMap((r) => [...(r.problems ?? []), ...r.parents.flatMap((p) => p.problems)])
 
-describe('gate through the committed Action bundle', () => {
-  it('1. applies a Service and an HTTPRoute, Contour accepts it, exit 0 and ready=true', async () => {
-    const ns = await testNamespace('e2e-ready')
-    const dir = await manifestDir({
-      'app.yaml': `${service('web')}---\n${httpRoute({ ns, name: 'web', backend: 'web' })}`
+/** Swaps the last two letters: a typo whose nearest existing name is the original. */
+const typo = (name: string): string => `${name.slice(0, -2)}${name.at(-1)}${name.at(-2)}`
+
+/**
+ * The parent failed with what the controller itself wrote, and route-gate explained it from its
+ * catalog or the standard reasons (never "not in route-gate's catalog"), naming the controller.
+ */
+function expectControllerProblem(report: Report, id: ControllerId, reason: string) {
+  const { controllerName } = controller(id)
+  const parent = report.routes.flatMap((r) => r.parents).find((p) => p.verdict === 'failed')
+  expect(parent?.controllerName).toBe(controllerName)
+  expect(parent?.conditions?.some((c) => c.status === 'False' && c.reason === reason)).toBe(true)
+  const problem = parent?.problems.find((p) => p.reason === reason)
+  expect(problem?.remediation).not.toBe('')
+  expect(problem?.evidence?.join('\n') ?? '').not.toMatch(/not in route-gate's catalog/)
+  return problem!
+}
+
+/**
+ * Traefik reports BackendNotFound ("endpointslices not found") for a Service without EndpointSlices,
+ * and no controller-manager writes any here, so every Service in these scenarios gets one.
+ */
+const withEndpoints = { endpoints: true }
+
+describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
+  'gate through the committed Action bundle, %s writing the status',
+  (id) => {
+    it(`1. applies a Service and an HTTPRoute, ${id} accepts it, exit 0 and ready=true`, async () => {
+      const ns = await testNamespace('e2e-ready')
+      const dir = await manifestDir({
+        'app.yaml': `${service('web')}---\n${httpRoute({ ns, name: 'web', backend: 'web', controller: id })}---\n${endpointSlice('web')}`
+      })
+      const result = await gate({ manifests: 'app.yaml', namespace: ns, timeout: '60s' }, dir)
+
+      expect(result.code, logOf(result)).toBe(0)
+      expect(result.outputs).toMatchObject({ verdict: 'ready', ready: 'true', 'failed-routes': '' })
+      expect(result.summary).toMatch(/ready/i)
+      expect(result.summary).toContain('web')
+      const report = await reportOf(result)
+      expect(report.routes).toHaveLength(1)
+      const [route] = report.routes
+      expect(route?.source).toEqual({ file: 'app.yaml', line: 10 })
+      expect(route?.parents[0]?.controllerName).toBe(controller(id).controllerName)
+      const accepted = route?.parents[0]?.conditions?.find((c) => c.type === 'Accepted')
+      expect(accepted).toMatchObject({ status: 'True', observedGeneration: route?.generation })
+      expect(result.stdout).toMatch(
+        /HTTPRoute .*\/web: parent .* → ready|HTTPRoute .*\/web: parent .* ready/
+      )
     })
-    const result = await gate({ manifests: 'app.yaml', namespace: ns, timeout: '60s' }, dir)
 
-    expect(result.code, logOf(result)).toBe(0)
-    expect(result.outputs).toMatchObject({ verdict: 'ready', ready: 'true', 'failed-routes': '' })
-    expect(result.summary).toMatch(/ready/i)
-    expect(result.summary).toContain('web')
-    const report = await reportOf(result)
-    expect(report.routes).toHaveLength(1)
-    const [route] = report.routes
-    expect(route?.source).toEqual({ file: 'app.yaml', line: 10 })
-    const accepted = route?.parents[0]?.conditions?.find((c) => c.type === 'Accepted')
-    expect(accepted).toMatchObject({ status: 'True', observedGeneration: route?.generation })
-    expect(result.stdout).toMatch(
-      /HTTPRoute .*\/web: parent .* → ready|HTTPRoute .*\/web: parent .* ready/
-    )
-  })
+    it('2a. a missing backend heals when the Service appears while the gate waits', async () => {
+      const ns = await testNamespace('e2e-heal')
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({ ns, name: 'web', backend: 'late', controller: id })
+      })
+      // the Service appears only once the gate has reported the failure it is to heal from
+      let sawFailure = (): void => undefined
+      const failureSeen = new Promise<void>((resolve) => (sawFailure = resolve))
+      const running = gate(
+        { manifests: 'route.yaml', namespace: ns, timeout: '60s' },
+        dir,
+        (out) => {
+          if (/failed \(BackendNotFound\)/.test(out)) sawFailure()
+        }
+      )
+      await Promise.race([failureSeen, running])
+      await createService(ns, 'late', [{ port: 8080, name: 'http' }], withEndpoints)
+      const result = await running
 
-  it('2a. a missing backend heals when the Service appears while the gate waits', async () => {
-    const ns = await testNamespace('e2e-heal')
-    const dir = await manifestDir({ 'route.yaml': httpRoute({ ns, name: 'web', backend: 'late' }) })
-    // the Service lands once the gate itself has seen the failure, not merely the cluster
-    const { running, logged } = gateUntilLogged(
-      { manifests: 'route.yaml', namespace: ns, timeout: '60s' },
-      'failed (BackendNotFound)',
-      dir
-    )
-    await logged
-    await createService(ns, 'late', [{ port: 8080, name: 'http' }])
-    const result = await running
-
-    expect(result.code, logOf(result)).toBe(0)
-    expect(result.outputs.ready).toBe('true')
-    expect(result.stdout).toMatch(/failed \(BackendNotFound\) → ready after/)
-  })
-
-  it('2b. without the Service the gate fails at the deadline with the remediation', async () => {
-    const ns = await testNamespace('e2e-missing')
-    await createService(ns, 'checkout', [{ port: 8080, name: 'http' }])
-    const dir = await manifestDir({
-      'route.yaml': httpRoute({ ns, name: 'web', backend: 'checkout-svc' })
+      expect(result.code, logOf(result)).toBe(0)
+      expect(result.outputs.ready).toBe('true')
+      expect(result.stdout).toMatch(/failed \(BackendNotFound\) → ready( \([A-Za-z]+\))? after/)
     })
-    const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-    expect(result.code).toBe(1)
-    expect(result.outputs).toMatchObject({ verdict: 'failed', ready: 'false' })
-    expect(result.outputs['failed-routes']).toBe(`HTTPRoute ${ns}/web`)
-    const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'BackendNotFound')
-    expect(problem?.remediation).toContain('checkout')
-    expectEverywhere(result, 'nearest existing Service')
-    expect(result.summary).toContain('BackendNotFound')
-    expect(result.summary).toContain('checkout-svc')
-    expect(result.stdout).toMatch(/::error .*file=route\.yaml,line=1[,:]/)
-  })
+    it('2b. without the Service the gate fails at the deadline with the remediation', async () => {
+      const ns = await testNamespace('e2e-missing')
+      await createService(ns, 'checkout', [{ port: 8080, name: 'http' }], withEndpoints)
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({ ns, name: 'web', backend: 'checkout-svc', controller: id })
+      })
+      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-  it('3. cross-namespace backend: RefNotPermitted without a ReferenceGrant, ready with one', async () => {
-    const ns = await testNamespace('e2e-refs')
-    const backendNs = await testNamespace('e2e-backend')
-    await createService(backendNs, 'api', [{ port: 8080, name: 'http' }])
-    const route = httpRoute({ ns, name: 'web', backend: 'api', backendNamespace: backendNs })
-    const dir = await manifestDir({ 'route.yaml': route })
-    const denied = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
+      expect(result.code).toBe(1)
+      expect(result.outputs).toMatchObject({ verdict: 'failed', ready: 'false' })
+      expect(result.outputs['failed-routes']).toBe(`HTTPRoute ${ns}/web`)
+      const problem = expectControllerProblem(await reportOf(result), id, 'BackendNotFound')
+      expect(problem.remediation).toContain('checkout')
+      expectEverywhere(result, 'nearest existing Service')
+      expect(result.summary).toContain('BackendNotFound')
+      expect(result.summary).toContain('checkout-svc')
+      expect(result.stdout).toMatch(/::error .*file=route\.yaml,line=1[,:]/)
+    })
 
-    expect(denied.code).toBe(1)
-    const problem = problemsOf(await reportOf(denied)).find((p) => p.reason === 'RefNotPermitted')
-    expect(problem?.fix).toMatch(/kind: ReferenceGrant/)
-    expect(problem?.fix).toContain(`namespace: ${backendNs}`)
-    expectEverywhere(denied, `Create the ReferenceGrant below in namespace ${backendNs}`)
-
-    await applyYaml(problem!.fix!, backendNs)
-    const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
-    expect(allowed.code, logOf(allowed)).toBe(0)
-  })
-
-  it('4. a listener that admits only its own namespace: NotAllowedByListeners', async () => {
-    const ns = await testNamespace('e2e-listener')
-    await createService(ns, 'web', [{ port: 8080, name: 'http' }])
-    const dir = await manifestDir({
-      'route.yaml': httpRoute({
+    it('3. cross-namespace backend: RefNotPermitted without a ReferenceGrant, ready with one', async () => {
+      const ns = await testNamespace('e2e-refs')
+      const backendNs = await testNamespace('e2e-backend')
+      await createService(backendNs, 'api', [{ port: 8080, name: 'http' }], withEndpoints)
+      const route = httpRoute({
         ns,
         name: 'web',
-        backend: 'web',
-        sectionName: 'same-ns',
-        hostname: 'same.example.com'
+        backend: 'api',
+        backendNamespace: backendNs,
+        controller: id
       })
+      const dir = await manifestDir({ 'route.yaml': route })
+      const denied = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
+
+      expect(denied.code).toBe(1)
+      const problem = expectControllerProblem(await reportOf(denied), id, 'RefNotPermitted')
+      expect(problem.fix).toMatch(/kind: ReferenceGrant/)
+      expect(problem.fix).toContain(`namespace: ${backendNs}`)
+      expectEverywhere(denied, `Create the ReferenceGrant below in namespace ${backendNs}`)
+
+      await applyYaml(problem.fix!, backendNs)
+      const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
+      expect(allowed.code, logOf(allowed)).toBe(0)
     })
-    const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-    expect(result.code).toBe(1)
-    const problem = problemsOf(await reportOf(result)).find(
-      (p) => p.reason === 'NotAllowedByListeners'
-    )
-    expect(problem?.remediation).toContain('same-ns')
-    expectEverywhere(result, 'attach to listener')
-    expect(result.summary).toContain('NotAllowedByListeners')
-  })
+    it('4. a listener that admits only its own namespace: NotAllowedByListeners', async () => {
+      const ns = await testNamespace('e2e-listener')
+      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({
+          ns,
+          name: 'web',
+          backend: 'web',
+          sectionName: 'same-ns',
+          hostname: 'same.example.com',
+          controller: id
+        })
+      })
+      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-  it('5. a parentRef with a wrong sectionName: NoMatchingParent naming the listeners', async () => {
-    const ns = await testNamespace('e2e-section')
-    await createService(ns, 'web', [{ port: 8080, name: 'http' }])
-    const dir = await manifestDir({
-      'route.yaml': httpRoute({ ns, name: 'web', backend: 'web', sectionName: 'htp' })
+      expect(result.code).toBe(1)
+      const problem = expectControllerProblem(await reportOf(result), id, 'NotAllowedByListeners')
+      expect(problem.remediation).toContain('same-ns')
+      expectEverywhere(result, 'attach to listener')
+      expect(result.summary).toContain('NotAllowedByListeners')
     })
-    const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-    expect(result.code).toBe(1)
-    const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'NoMatchingParent')
-    expect(problem?.remediation).toContain('http')
-    expectEverywhere(result, 'Set sectionName to')
-  })
+    it('5. a parentRef with a wrong sectionName: NoMatchingParent naming the listeners', async () => {
+      const ns = await testNamespace('e2e-section')
+      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({
+          ns,
+          name: 'web',
+          backend: 'web',
+          sectionName: 'htp',
+          controller: id
+        })
+      })
+      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
-  it('6. a parentRef to a Gateway that does not exist: NoStatus at the deadline', async () => {
-    const ns = await testNamespace('e2e-nogw')
-    await createService(ns, 'web', [{ port: 8080, name: 'http' }])
-    const dir = await manifestDir({
-      'route.yaml': httpRoute({ ns, name: 'web', backend: 'web', gateway: 'contuor' })
+      expect(result.code).toBe(1)
+      const problem = expectControllerProblem(await reportOf(result), id, 'NoMatchingParent')
+      expect(problem.remediation).toContain('http')
+      expectEverywhere(result, 'Set sectionName to')
     })
-    const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '5s' }, dir)
 
-    expect(result.code).toBe(1)
-    const report = await reportOf(result)
-    // waited out its whole timeout, by its own clock; how soon after it ends is a timing goal
-    expect(report.timedOut).toBe(true)
-    expect(report.elapsedMs).toBeGreaterThanOrEqual(5000)
-    const problem = problemsOf(report).find((p) => p.reason === 'NoStatus')
-    expect(problem?.severity).toBe('error')
-    expect(problem?.remediation).toContain('contour')
-    expectEverywhere(result, 'the nearest existing name')
-  })
+    it('6. a parentRef to a Gateway that does not exist: NoStatus at the deadline', async () => {
+      const ns = await testNamespace('e2e-nogw')
+      const { name } = controller(id).gateway
+      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({
+          ns,
+          name: 'web',
+          backend: 'web',
+          gateway: typo(name),
+          controller: id
+        })
+      })
+      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '5s' }, dir)
 
-  it('7. a spec change under old status: waits for the new generation, never reports the old', async () => {
+      expect(result.code).toBe(1)
+      const report = await reportOf(result)
+      // waited out its whole timeout, by its own clock; how soon after it ends is a timing goal
+      expect(report.timedOut).toBe(true)
+      expect(report.elapsedMs).toBeGreaterThanOrEqual(5000)
+      const problem = problemsOf(report).find((p) => p.reason === 'NoStatus')
+      expect(problem?.severity).toBe('error')
+      expect(problem?.remediation).toContain(name)
+      expectEverywhere(result, 'the nearest existing name')
+    })
+
+    it(`7. a spec change: the verdict is about the new generation as ${id} writes it`, async () => {
+      const ns = await testNamespace('e2e-generation')
+      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
+      const route = (hostname: string) =>
+        httpRoute({ ns, name: 'web', backend: 'web', hostname, controller: id })
+      await applyYaml(route(testHostname(ns, 'v1')), ns)
+      await waitForRouteCondition('HTTPRoute', ns, 'web', (r) =>
+        (r.status?.parents ?? []).some((p) =>
+          p.conditions.some((c) => c.type === 'Accepted' && c.observedGeneration === 1)
+        )
+      )
+      await applyYaml(route(testHostname(ns, 'v2')), ns)
+      const result = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
+
+      expect(result.code, logOf(result)).toBe(0)
+      const report = await reportOf(result)
+      expect(report.routes[0]?.generation).toBe(2)
+      const conditions = report.routes[0]?.parents[0]?.conditions ?? []
+      expect(conditions.length).toBeGreaterThan(0)
+      expect(conditions.every((c) => c.observedGeneration === 2)).toBe(true)
+    })
+
+    const udpByController = id === 'envoy-gateway'
+    const udpBy = udpByController
+      ? 'envoy-gateway'
+      : `the status helper (${id} does not implement UDPRoute)`
+    it(`8. GRPCRoute, TLSRoute and TCPRoute through ${id}; UDPRoute through ${udpBy}`, async () => {
+      const ns = await testNamespace('e2e-kinds')
+      const { namespace, name } = controller(id).gateway
+      await createService(ns, 'grpc', [{ port: 8080, name: 'grpc' }], withEndpoints)
+      await createService(ns, 'tls', [{ port: 8443, name: 'tls' }], withEndpoints)
+      await createService(ns, 'tcp', [{ port: 9000, name: 'tcp' }], withEndpoints)
+      await createService(ns, 'dns', [{ port: 53, name: 'dns', protocol: 'UDP' }], withEndpoints)
+      const udpRoute = (parentRef: string) => `---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: UDPRoute
+metadata: {name: dns}
+spec:
+  parentRefs: [${parentRef}]
+  rules: [{backendRefs: [{name: dns, port: 53}]}]
+`
+      const dir = await manifestDir({
+        'routes.yaml': `apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: api}
+spec:
+  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: http}]
+  hostnames: [${testHostname(ns, 'grpc')}]
+  rules: [{backendRefs: [{name: grpc, port: 8080}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TLSRoute
+metadata: {name: passthrough}
+spec:
+  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: tls}]
+  hostnames: [${testHostname(ns, 'tls')}]
+  rules: [{backendRefs: [{name: tls, port: 8443}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: raw}
+spec:
+  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: tcp}]
+  rules: [{backendRefs: [{name: tcp, port: 9000}]}]
+${udpByController ? udpRoute(`{name: ${name}, namespace: ${namespace}, sectionName: udp}`) : ''}`
+      })
+      const result = await gate({ manifests: 'routes.yaml', namespace: ns, timeout: '60s' }, dir)
+      expect(result.code, logOf(result)).toBe(0)
+      const report = await reportOf(result)
+      const kinds = ['GRPCRoute', 'TCPRoute', 'TLSRoute', ...(udpByController ? ['UDPRoute'] : [])]
+      expect(report.routes.map((r) => r.kind).sort()).toEqual(kinds)
+      for (const route of report.routes)
+        expect(route.parents[0]?.controllerName).toBe(controller(id).controllerName)
+      if (udpByController) return
+
+      const udpParent = gatewayParentRef('other', 'udp')
+      await applyYaml(udpRoute(JSON.stringify(udpParent)), ns)
+      const running = gate({ routes: `udproute/${ns}/dns`, timeout: '60s' })
+      await sleep(1000)
+      await writeRouteStatus(
+        'UDPRoute',
+        ns,
+        'dns',
+        {
+          parents: [
+            {
+              parentRef: udpParent,
+              conditions: [
+                { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 1 },
+                {
+                  type: 'ResolvedRefs',
+                  status: 'True',
+                  reason: 'ResolvedRefs',
+                  observedGeneration: 1
+                }
+              ]
+            }
+          ]
+        },
+        { controllerName: 'example.com/other' }
+      )
+      const udp = await running
+      expect(udp.code, logOf(udp)).toBe(0)
+      expect((await reportOf(udp)).routes[0]?.kind).toBe('UDPRoute')
+    })
+
+    it('9. fail-fast ends the run at the first definite failure', async () => {
+      const ns = await testNamespace('e2e-failfast')
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({ ns, name: 'web', backend: 'nothing', controller: id })
+      })
+      const result = await gate(
+        { manifests: 'route.yaml', namespace: ns, timeout: '60s', 'fail-fast': 'true' },
+        dir
+      )
+      expect(result.code).toBe(1)
+      const report = await reportOf(result)
+      // ended by the failure, before its 60 s deadline by its own clock
+      expect(report.timedOut).toBe(false)
+      expect(result.outputs.verdict).toBe('failed')
+      expectControllerProblem(report, id, 'BackendNotFound')
+    })
+  }
+)
+
+describe('gate through the committed Action bundle, status held back by the status helper', () => {
+  it('7b. a spec change under old status: waits for the new generation, never reports the old (none of the three controllers leaves its status stale long enough, so the helper holds it)', async () => {
     const ns = await testNamespace('e2e-generation')
     const parentRef = gatewayParentRef('other')
     await applyYaml(
@@ -301,11 +457,8 @@ spec:
     expect(stale.code).toBe(1)
     expect(problemsOf(await reportOf(stale)).map((p) => p.reason)).toContain('StaleStatus')
 
-    const { running, logged } = gateUntilLogged(
-      { routes: `httproute/${ns}/web`, timeout: '60s' },
-      'pending (StaleStatus)'
-    )
-    await logged
+    const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
+    await sleep(1500)
     await writeRouteStatus('HTTPRoute', ns, 'web', ok(2), { controllerName: 'example.com/other' })
     const fresh = await running
     expect(fresh.code, logOf(fresh)).toBe(0)
@@ -315,114 +468,29 @@ spec:
       true
     )
   })
+})
 
-  it('8. GRPCRoute, TLSRoute and TCPRoute through Contour, UDPRoute through the status helper', async () => {
-    const ns = await testNamespace('e2e-kinds')
-    const { namespace, name } = gw()
-    await createService(ns, 'grpc', [{ port: 8080, name: 'grpc' }])
-    await createService(ns, 'tls', [{ port: 8443, name: 'tls' }])
-    await createService(ns, 'tcp', [{ port: 9000, name: 'tcp' }])
-    const dir = await manifestDir({
-      'routes.yaml': `apiVersion: gateway.networking.k8s.io/v1
-kind: GRPCRoute
-metadata: {name: api}
-spec:
-  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: http}]
-  hostnames: [${testHostname(ns, 'grpc')}]
-  rules: [{backendRefs: [{name: grpc, port: 8080}]}]
----
-apiVersion: gateway.networking.k8s.io/v1alpha2
-kind: TLSRoute
-metadata: {name: passthrough}
-spec:
-  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: tls}]
-  hostnames: [${testHostname(ns, 'tls')}]
-  rules: [{backendRefs: [{name: tls, port: 8443}]}]
----
-apiVersion: gateway.networking.k8s.io/v1alpha2
-kind: TCPRoute
-metadata: {name: raw}
-spec:
-  parentRefs: [{name: ${name}, namespace: ${namespace}, sectionName: tcp}]
-  rules: [{backendRefs: [{name: tcp, port: 9000}]}]
-`
-    })
-    const result = await gate({ manifests: 'routes.yaml', namespace: ns, timeout: '60s' }, dir)
-    expect(result.code, logOf(result)).toBe(0)
-    const report = await reportOf(result)
-    expect(report.routes.map((r) => r.kind).sort()).toEqual(['GRPCRoute', 'TCPRoute', 'TLSRoute'])
-
-    const udpParent = gatewayParentRef('other', 'udp')
-    await applyYaml(
-      `apiVersion: gateway.networking.k8s.io/v1alpha2
-kind: UDPRoute
-metadata: {name: dns}
-spec:
-  parentRefs: [${JSON.stringify(udpParent)}]
-  rules: [{backendRefs: [{name: dns, port: 53}]}]
-`,
-      ns
-    )
-    const { running, logged } = gateUntilLogged(
-      { routes: `udproute/${ns}/dns`, timeout: '60s' },
-      'pending (NoStatus)'
-    )
-    await logged
-    await writeRouteStatus(
-      'UDPRoute',
-      ns,
-      'dns',
-      {
-        parents: [
-          {
-            parentRef: udpParent,
-            conditions: [
-              { type: 'Accepted', status: 'True', reason: 'Accepted', observedGeneration: 1 },
-              {
-                type: 'ResolvedRefs',
-                status: 'True',
-                reason: 'ResolvedRefs',
-                observedGeneration: 1
-              }
-            ]
-          }
-        ]
-      },
-      { controllerName: 'example.com/other' }
-    )
-    const udp = await running
-    expect(udp.code, logOf(udp)).toBe(0)
-    expect((await reportOf(udp)).routes[0]?.kind).toBe('UDPRoute')
-  })
-
-  it('9. fail-fast ends the run at the first definite failure', async () => {
-    const ns = await testNamespace('e2e-failfast')
-    const dir = await manifestDir({
-      'route.yaml': httpRoute({ ns, name: 'web', backend: 'nothing' })
-    })
-    const result = await gate(
-      { manifests: 'route.yaml', namespace: ns, timeout: '60s', 'fail-fast': 'true' },
-      dir
-    )
-    expect(result.code).toBe(1)
-    // ended by the failure, before its 60 s deadline by its own clock
-    expect((await reportOf(result)).timedOut).toBe(false)
-    expect(result.outputs.verdict).toBe('failed')
-  })
-
+describe('gate through the committed Action bundle, Contour only', () => {
   it('10. Contour RuleMatchConflict: the report names the older Route that holds the hostname and match', async () => {
     const first = await testNamespace('e2e-conflict-a')
     const second = await testNamespace('e2e-conflict-b')
     const hostname = testHostname(first, 'shared')
+    const gw = controller('contour').gateway
     await createService(first, 'api', [8080])
     await createService(second, 'api', [8080])
-    await applyYaml(httpRoute({ ns: first, name: 'older', backend: 'api', hostname }), first)
+    await applyYaml(
+      httpRoute({ ns: first, name: 'older', backend: 'api', hostname, controller: 'contour' }),
+      first
+    )
     await waitForRouteCondition('HTTPRoute', first, 'older', (r) =>
       (r.status?.parents ?? []).some((p) =>
         p.conditions.some((c) => c.type === 'Accepted' && c.status === 'True')
       )
     )
-    await applyYaml(httpRoute({ ns: second, name: 'newer', backend: 'api', hostname }), second)
+    await applyYaml(
+      httpRoute({ ns: second, name: 'newer', backend: 'api', hostname, controller: 'contour' }),
+      second
+    )
     const result = await gate({
       routes: `httproute/${second}/newer`,
       timeout: '60s',
@@ -431,14 +499,17 @@ spec:
     expect(result.code, logOf(result)).toBe(1)
     const problem = problemsOf(await reportOf(result)).find((p) => p.reason === 'RuleMatchConflict')
     expect(problem?.title).toBe(
-      `HTTPRoute ${first}/older already holds hostname ${hostname} and match "path PathPrefix /" on Gateway ${gw().namespace}/${gw().name}`
+      `HTTPRoute ${first}/older already holds hostname ${hostname} and match "path PathPrefix /" on Gateway ${gw.namespace}/${gw.name}`
     )
   })
 
   it('9b. fail-fast keeps waiting through a BackendNotFound that the existing Service contradicts', async () => {
     const ns = await testNamespace('e2e-catchup')
     await createService(ns, 'backend', [8080])
-    await applyYaml(httpRoute({ ns, name: 'web', backend: 'backend', gateway: 'other' }), ns)
+    await applyYaml(
+      httpRoute({ ns, name: 'web', backend: 'backend', gateway: 'other', controller: 'contour' }),
+      ns
+    )
     // the `other` Gateway's controller "has not caught up": BackendNotFound although backend:8080 exists
     await writeState(ns, 'web', 'failed', 1)
 
@@ -456,10 +527,17 @@ spec:
     expect(logOf(stuck)).toContain('fail-fast keeps waiting')
 
     // the controller catches up while the gate waits: ready, not a fail-fast failure
-    const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s', 'fail-fast': 'true' })
-    await sleep(4000)
-    await writeState(ns, 'web', 'ready', 1)
-    const healed = await running
+    let healing: Promise<unknown> | undefined
+    const healed = await gate(
+      { routes: `httproute/${ns}/web`, timeout: '60s', 'fail-fast': 'true' },
+      undefined,
+      (out) => {
+        if (healing === undefined && out.includes('fail-fast keeps waiting')) {
+          healing = writeState(ns, 'web', 'ready', 1)
+        }
+      }
+    )
+    await healing
     expect(healed.code, logOf(healed)).toBe(0)
     expect(healed.outputs.verdict).toBe('ready')
   })
