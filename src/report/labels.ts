@@ -2,7 +2,7 @@
 // its medium.
 
 import { GATEWAY_GROUP } from '../model/types.ts'
-import type { ChainLink, Condition, ParentRef, Problem } from '../model/types.ts'
+import type { ChainLink, Condition, ParentRef, Problem, ProbeResult } from '../model/types.ts'
 export { routeId } from '../model/route-id.ts'
 
 /** "infra/edge (listener https)" for a Gateway; other parents (mesh Services) carry their kind. */
@@ -53,4 +53,18 @@ export function chainLabel(
   return chain
     .map((link) => `${mark[link.state]}${mark[link.state] ? ' ' : ''}${text(link.label)}`)
     .join(' → ')
+}
+
+/** "traffic: serving (200 in 12 ms)", "traffic: unreachable (ECONNREFUSED)", "traffic: not probed". */
+export function probeLabel(probe: ProbeResult): string {
+  const state = probe.state.replace('-', ' ')
+  const last = probe.last
+  const answer =
+    last === undefined
+      ? undefined
+      : last.status !== undefined
+        ? `${last.status} in ${last.durationMs} ms`
+        : last.error?.split(':')[0]
+  const tls = probe.tlsVerified === false ? ', TLS not verified' : ''
+  return `traffic: ${state}${answer === undefined ? '' : ` (${answer}${tls})`}`
 }

@@ -8,6 +8,7 @@ import {
   conditionLabel,
   formatDuration,
   parentLabel,
+  probeLabel,
   problemReason,
   routeId
 } from './labels.ts'
@@ -103,7 +104,8 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
     parent.controllerName ? safe(parent.controllerName) : 'no status from any controller',
-    ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition)))
+    ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition))),
+    ...(parent.probe ? [safe(probeLabel(parent.probe))] : [])
   ]
   const chain =
     parent.chain === undefined
@@ -128,7 +130,9 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
     route.source === undefined
       ? ''
       : `  ${paint.dim(safe(`${route.source.file}:${route.source.line}`))}`
-  const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${source}`
+  const verified =
+    route.parents.length > 0 && route.parents.every((p) => p.probe?.state === 'serving')
+  const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${verified ? paint.dim('  traffic verified') : ''}${source}`
   if (route.verdict === 'ready' && !warned) return [head]
   return [
     head,
