@@ -12,7 +12,7 @@ import {
 } from './answer.ts'
 import { explainAnswer, reportAnswer } from './explain.ts'
 import type { Send } from './http.ts'
-import type { ListenerTarget, ParentPlan, ProbeRequest } from './plan.ts'
+import { requestUrl, type ListenerTarget, type ParentPlan, type ProbeRequest } from './plan.ts'
 
 export interface ProbeTarget {
   /** unique per Route and parent */
@@ -84,11 +84,13 @@ export async function verifyTraffic(
         still.push(p)
         return
       }
-      last.set(p.key, attempt)
       if (attempt.kind !== 'routed') {
+        if (last.get(p.key)?.kind !== attempt.kind) options.log(notYet(p.label, attempt))
+        last.set(p.key, attempt)
         still.push(p)
         return
       }
+      last.set(p.key, attempt)
       const seconds = ((options.now() - started) / 1000).toFixed(1)
       options.log(`${p.label}: serving (traffic verified after ${seconds}s, round ${rounds})`)
       outcomes.set(p.key, {
@@ -238,6 +240,13 @@ function answerEvidence(last: ProbeResult['last'], noRoute: ProbeResult['noRoute
     ...(last ? [`Last answer: ${describe(last)}`] : []),
     ...(noRoute ? [`No-route answer of the same listener: ${describe(noRoute)}`] : [])
   ]
+}
+
+/** "… not serving yet: GET http://shop.example.com:80/cart got 404 (no-route)", once per change. */
+function notYet(label: string, attempt: Attempt): string {
+  const { request, answer } = attempt
+  const got = answer.error ? answer.error.code : `got ${answer.status}`
+  return `${label}: not serving yet: ${request.method} ${requestUrl(request)} ${got} (${attempt.kind}); retrying until the deadline`
 }
 
 /** Maps items through `work`, at most `limit` at a time, results in order. */

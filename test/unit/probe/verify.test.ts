@@ -99,10 +99,16 @@ describe('verifyTraffic', () => {
       routed ? dataPlane('shop.example.com', ok)(req, res) : dataPlane('nobody', ok)(req, res)
     )
     setTimeout(() => (routed = true), 500)
-    const { result } = run([listener(server.port)], 5000)
+    const { result, lines } = run([listener(server.port)], 5000)
     const outcome = await result
     expect(outcome?.result.state).toBe('serving')
     expect(outcome?.result.attempts).toBeGreaterThan(1)
+    // the wait is said once, not once per round
+    expect(lines.filter((l) => l.includes('not serving yet'))).toEqual([
+      expect.stringMatching(
+        /: not serving yet: GET http:\/\/shop.example.com:\d+\/cart got 404 \(no-route\)/
+      )
+    ])
   })
 
   it('is not serving when a rule’s path gets the no-route answer (another Route wins it)', async () => {
