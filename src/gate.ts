@@ -180,7 +180,13 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         ca: trafficCa,
         skipTlsVerify: settings.trafficSkipTlsVerify
       },
-      { deadline, now: deps.now, log: deps.log, send: deps.send }
+      {
+        deadline,
+        now: deps.now,
+        log: deps.log,
+        readWorld: () => inTime(cluster.readWorld([])),
+        send: deps.send
+      }
     )
   }
   const finalOptions = { ...options, final: outcome === 'deadline' }

@@ -4,7 +4,8 @@
 import type { AnswerKind, RawAnswer, StatusRange } from './answer.ts'
 import { requestUrl, type ProbeRequest } from './plan.ts'
 import { stripControl, truncate } from '../report/escape.ts'
-import type { ProbeAnswer } from '../model/types.ts'
+import type { ProbeAnswer, Problem, ProbeResult } from '../model/types.ts'
+import type { ParentPlan } from './plan.ts'
 
 const SAFE_HEADERS = ['content-type', 'location', 'server', 'retry-after', 'via']
 const HEADER_CHARS = 200
@@ -103,4 +104,40 @@ export function explainAnswer(
 
 export function formatRanges(ranges: StatusRange[]): string {
   return ranges.map((r) => (r.from === r.to ? String(r.from) : `${r.from}-${r.to}`)).join(',')
+}
+
+type NotProbed = Extract<ParentPlan, { notProbed: string }>
+
+const NOT_PROBED_REMEDY: Record<Exclude<NotProbed['cause'], 'unsupported'>, string> = {
+  'no-address':
+    "The controller has not written an address into the Gateway's status (it may still be provisioning a load balancer). Give the address route-gate should send requests to with gateway-address.",
+  'no-gateway':
+    "Grant route-gate list on gateways (gateway.networking.k8s.io) in the Gateway's namespace, so that it can read the listeners and the address to send requests to.",
+  unbuildable:
+    'Make the Route reachable through an HTTP or HTTPS listener of its Gateway with at least one rule whose match is a path (Exact or PathPrefix), or gate this Route without verify-traffic.',
+  'not-started':
+    'Fix what keeps the other Routes from being ready (see their problems), or give the gate a longer timeout.'
+}
+
+/** A parent no request was sent to: a warning when unsupported, else a failure that says why. */
+export function notProbedOutcome(plan: NotProbed): { result: ProbeResult; problem: Problem } {
+  const why = plan.notProbed
+  const problem: Problem =
+    plan.cause === 'unsupported'
+      ? {
+          reason: 'NotProbed',
+          severity: 'warning',
+          title: 'Traffic not verified: judged by its status only',
+          message: why,
+          remediation:
+            'verify-traffic builds HTTP requests for HTTPRoutes on Gateways only; this parent is ready by its status conditions, which say the controller took the Route, not that the data plane serves it.'
+        }
+      : {
+          reason: 'NotProbed',
+          severity: 'error',
+          title: 'Traffic could not be verified',
+          message: why,
+          remediation: NOT_PROBED_REMEDY[plan.cause]
+        }
+  return { result: { state: 'not-probed', why }, problem }
 }

@@ -46,7 +46,16 @@ export type ParentPlan =
       targets: ListenerTarget[]
       /** rules no request can be built for, and why */ skipped: string[]
     }
-  | { notProbed: string }
+  | { notProbed: string; cause: NotProbedCause }
+
+/**
+ * unsupported: a Route kind or parent no request is built for yet (the status verdict stands);
+ * no-address: the Gateway has no address yet (it may get one while the gate waits); no-gateway: it
+ * could not be read; unbuildable: no listener or rule a request can be built for; not-started: the
+ * run ended before every status was ready.
+ */
+export type NotProbedCause =
+  'unsupported' | 'no-address' | 'no-gateway' | 'unbuildable' | 'not-started'
 
 export interface PlanOptions {
   /** gateway-address: used instead of the Gateway's status.addresses */
@@ -69,20 +78,28 @@ export function planParent(
 ): ParentPlan {
   if (route.kind !== 'HTTPRoute') {
     return {
-      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`
+      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`,
+      cause: 'unsupported'
     }
   }
   if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) {
     return {
-      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`
+      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`,
+      cause: 'unsupported'
     }
   }
   const gateway = findGateway(world, ref.namespace, ref.name)
-  if (!gateway) return { notProbed: `Gateway ${ref.namespace}/${ref.name} could not be read` }
+  if (!gateway) {
+    return {
+      notProbed: `Gateway ${ref.namespace}/${ref.name} could not be read`,
+      cause: 'no-gateway'
+    }
+  }
   const address = options.gatewayAddress ?? gatewayAddressOf(gateway)
   if (address === undefined) {
     return {
-      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`
+      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`,
+      cause: 'no-address'
     }
   }
   const listeners = selectListeners(listenersOf(gateway), ref).filter(
@@ -95,13 +112,15 @@ export function planParent(
   )
   if (listeners.length === 0) {
     return {
-      notProbed: `no HTTP or HTTPS listener of Gateway ${ref.namespace}/${ref.name} that this parentRef selects admits the Route`
+      notProbed: `no HTTP or HTTPS listener of Gateway ${ref.namespace}/${ref.name} that this parentRef selects admits the Route`,
+      cause: 'unbuildable'
     }
   }
   const { matches, skipped } = ruleMatches(route)
   if (matches.length === 0) {
     return {
-      notProbed: `no rule has a match a request can be built for (${skipped.join('; ')})`
+      notProbed: `no rule has a match a request can be built for (${skipped.join('; ')})`,
+      cause: 'unbuildable'
     }
   }
   let budget = MAX_REQUESTS_PER_PARENT

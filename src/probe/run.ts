@@ -27,33 +27,42 @@ export interface TrafficRun {
   timedOut: boolean
 }
 
+export interface TrafficDeps {
+  deadline: number
+  now: () => number
+  log: (line: string) => void
+  /** reads the Gateways again, for one that has no address yet */
+  readWorld: () => Promise<World>
+  send?: Send
+}
+
+/** How often a Gateway without an address is read again. */
+const ADDRESS_POLL_MS = 1000
+
 export async function probeRoutes(
   verdicts: RouteVerdict[],
   world: World,
   settings: TrafficSettings,
-  deps: { deadline: number; now: () => number; log: (line: string) => void; send?: Send }
+  deps: TrafficDeps
 ): Promise<TrafficRun> {
   const token = randomBytes(6).toString('hex')
-  const notes: string[] = []
-  const targets: ProbeTarget[] = []
-  for (const verdict of verdicts) {
-    const ref = routeRef(verdict.route)
-    for (const parent of verdict.parents) {
-      if (parent.verdict !== 'ready') continue
-      const plan = planParent(verdict.route, parent.parentRef, world, {
-        token,
-        ...(settings.gatewayAddress !== undefined && { gatewayAddress: settings.gatewayAddress })
-      })
-      if ('skipped' in plan && plan.skipped.length > 0) {
-        notes.push(`${routeId(ref)}: traffic not verified for ${plan.skipped.join('; ')}`)
-      }
-      targets.push({
-        key: probeKey(ref, parent.parentRef),
-        label: `${routeId(ref)} → ${formatParentRef(parent.parentRef, ref.namespace)}`,
-        plan
-      })
-    }
+  let targets = planAll(verdicts, world, settings, token)
+  // An address is often the last thing a controller writes (a load balancer being provisioned).
+  let said = false
+  while (
+    targets.some((t) => 'cause' in t.plan && t.plan.cause === 'no-address') &&
+    deps.now() + ADDRESS_POLL_MS < deps.deadline
+  ) {
+    if (!said) deps.log('Waiting for an address in the status of the parent Gateways')
+    said = true
+    await sleep(ADDRESS_POLL_MS)
+    targets = planAll(verdicts, await deps.readWorld(), settings, token)
   }
+  const notes = targets.flatMap((t) =>
+    'skipped' in t.plan && t.plan.skipped.length > 0
+      ? [`${t.route}: traffic not verified for ${t.plan.skipped.join('; ')}`]
+      : []
+  )
   const probed = targets.filter((t) => 'targets' in t.plan).length
   if (probed > 0) deps.log(`Verifying traffic through ${probed} parent${probed === 1 ? '' : 's'}`)
   const outcomes = await verifyTraffic(targets, {
@@ -75,4 +84,26 @@ export async function probeRoutes(
     (o) => o.result.state === 'not-serving' || o.result.state === 'unreachable'
   )
   return { outcomes, notes, timedOut }
+}
+
+function planAll(
+  verdicts: RouteVerdict[],
+  world: World,
+  settings: TrafficSettings,
+  token: string
+): (ProbeTarget & { route: string })[] {
+  return verdicts.flatMap((verdict) => {
+    const ref = routeRef(verdict.route)
+    return verdict.parents
+      .filter((parent) => parent.verdict === 'ready')
+      .map((parent) => ({
+        key: probeKey(ref, parent.parentRef),
+        route: routeId(ref),
+        label: `${routeId(ref)} → ${formatParentRef(parent.parentRef, ref.namespace)}`,
+        plan: planParent(verdict.route, parent.parentRef, world, {
+          token,
+          ...(settings.gatewayAddress !== undefined && { gatewayAddress: settings.gatewayAddress })
+        })
+      }))
+  })
 }

@@ -10,7 +10,7 @@ import {
   type RawAnswer,
   type StatusRange
 } from './answer.ts'
-import { explainAnswer, reportAnswer } from './explain.ts'
+import { explainAnswer, notProbedOutcome, reportAnswer } from './explain.ts'
 import type { Send } from './http.ts'
 import { requestUrl, type ListenerTarget, type ParentPlan, type ProbeRequest } from './plan.ts'
 
@@ -64,7 +64,7 @@ export async function verifyTraffic(
   let pending: { key: string; label: string; targets: ListenerTarget[] }[] = []
   for (const t of targets) {
     if ('notProbed' in t.plan) {
-      outcomes.set(t.key, { result: { state: 'not-probed', why: t.plan.notProbed } })
+      outcomes.set(t.key, notProbedOutcome(t.plan))
     } else {
       pending.push({ key: t.key, label: t.label, targets: t.plan.targets })
     }

@@ -130,6 +130,19 @@ describe('runGate with verify-traffic', () => {
     })
   })
 
+  it('waits for the Gateway to get an address, then probes it', async () => {
+    const server = await serveShop()
+    const cluster = new FakeCluster()
+    const withAddress = gateway(server.port)
+    cluster.world.gateways = [{ ...withAddress, status: {} }]
+    cluster.routes = [readyRoute()]
+    setTimeout(() => (cluster.world.gateways = [withAddress]), 300)
+    const { report, lines } = await gate({ timeout: '20s', 'verify-traffic': 'true' }, cluster)
+    expect(report.verdict).toBe('ready')
+    expect(lines).toContain('Waiting for an address in the status of the parent Gateways')
+    expect(report.routes[0]?.parents[0]?.probe?.state).toBe('serving')
+  })
+
   it('keeps the status verdict of kinds it cannot probe, with a warning', async () => {
     const cluster = new FakeCluster()
     cluster.routes = [readyRoute('GRPCRoute')]

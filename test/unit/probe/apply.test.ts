@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ParentResult, RouteResult } from '../../../src/model/types.ts'
 import { applyProbes, probeKey } from '../../../src/probe/apply.ts'
+import { notProbedOutcome } from '../../../src/probe/explain.ts'
 import type { ProbeOutcome } from '../../../src/probe/verify.ts'
 
 const ref = {
@@ -59,6 +60,18 @@ describe('applyProbes', () => {
     expect(judged?.parents[0]?.problems[0]?.remediation).toMatch(/longer timeout/)
   })
 
+  it('fails a ready parent that could not be probed, saying what to do', () => {
+    const r = route('HTTPRoute')
+    const [judged] = applyProbes(
+      [r],
+      outcome(
+        notProbedOutcome({ notProbed: 'Gateway infra/edge has no address', cause: 'no-address' })
+      )(r)
+    )
+    expect(judged?.verdict).toBe('failed')
+    expect(judged?.parents[0]?.problems[0]?.remediation).toMatch(/with gateway-address/)
+  })
+
   it('leaves parents that are not ready by status as they are', () => {
     const r = route('HTTPRoute', 'pending')
     expect(applyProbes([r], new Map())).toEqual([r])
@@ -68,7 +81,9 @@ describe('applyProbes', () => {
     const r = route('TCPRoute')
     const [judged] = applyProbes(
       [r],
-      outcome({ result: { state: 'not-probed', why: 'TCPRoute traffic is not probed yet' } })(r)
+      outcome(
+        notProbedOutcome({ notProbed: 'TCPRoute traffic is not probed yet', cause: 'unsupported' })
+      )(r)
     )
     expect(judged?.verdict).toBe('ready')
     expect(judged?.parents[0]?.problems[0]).toMatchObject({

@@ -200,7 +200,13 @@ describe('verifyTraffic', () => {
 
   it('passes a not-probed plan through without sending anything', async () => {
     const outcomes = await verifyTraffic(
-      [{ key: 'g', label: 'g', plan: { notProbed: 'GRPCRoute traffic is not probed yet' } }],
+      [
+        {
+          key: 'g',
+          label: 'g',
+          plan: { notProbed: 'GRPCRoute traffic is not probed yet', cause: 'unsupported' }
+        }
+      ],
       {
         deadline: Date.now() + 1000,
         now: Date.now,
@@ -210,9 +216,9 @@ describe('verifyTraffic', () => {
         skipTlsVerify: false
       }
     )
-    expect(outcomes.get('g')?.result).toEqual({
-      state: 'not-probed',
-      why: 'GRPCRoute traffic is not probed yet'
+    expect(outcomes.get('g')).toMatchObject({
+      result: { state: 'not-probed', why: 'GRPCRoute traffic is not probed yet' },
+      problem: { reason: 'NotProbed', severity: 'warning' }
     })
   })
 
