@@ -185,6 +185,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         now: deps.now,
         log: deps.log,
         readWorld: () => inTime(cluster.readWorld([])),
+        listHttpRoutes: () =>
+          inTime(cluster.listRoutes({ kinds: ['HTTPRoute'], namespaces: 'all' })),
         send: deps.send
       }
     )

@@ -27,6 +27,8 @@ export type AnswerKind =
   /** 404 where no no-route answer could be had to compare with */
   | 'unproven-404'
   | 'gateway-error'
+  /** answered, but by the backend of another Route that wins the request by precedence */
+  | 'shadowed'
   | 'unexpected-status'
   | 'tls-error'
   | 'unreachable'
@@ -54,6 +56,7 @@ export function classify(
   if (answer.error) return isTlsError(answer.error.code) ? 'tls-error' : 'unreachable'
   const status = answer.status ?? 0
   if (noRoute && sameAnswer(request, answer, noRoute)) return 'no-route'
+  if (request.shadowedBy !== undefined) return 'shadowed'
   if (expect) return inRanges(status, expect) ? 'routed' : 'unexpected-status'
   if (GATEWAY_ERRORS.has(status)) return 'gateway-error'
   if (status === 421) return 'no-route'

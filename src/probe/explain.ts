@@ -83,6 +83,12 @@ export function explainAnswer(
               remediation:
                 "Check that the Service's targetPort is the port the container listens on, and the backend Pods' logs; a 502 or 504 right after a rollout can also be Pods that are not ready yet."
             }
+    case 'shadowed':
+      return {
+        why: `${request.method} ${url}${rule} got ${status}, but not from this Route: ${request.shadowedBy ?? 'another Route wins it'}.`,
+        remediation:
+          "Gateway API gives a request to the Route with the most specific hostname, then the most specific match (an Exact path over a prefix, a longer prefix, a method, more header and query matches), then to the oldest Route. Make this Route's hostname or match more specific, or change or remove the other Route, if this Route is meant to serve the request."
+      }
     case 'unexpected-status':
       return {
         why: `${request.method} ${url}${rule} got ${status}, outside expect-status (${formatRanges(expect ?? [])}).`,

@@ -28,6 +28,8 @@ export interface ProbeRequest {
   rule?: number
   /** false for the no-route requests only: their answer is compared with, never taken as proof */
   verifyTls: boolean
+  /** another Route takes this request by precedence, and why: its answer is not this Route's */
+  shadowedBy?: string
 }
 
 export interface ListenerTarget {

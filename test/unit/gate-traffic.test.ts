@@ -143,6 +143,29 @@ describe('runGate with verify-traffic', () => {
     expect(report.routes[0]?.parents[0]?.probe?.state).toBe('serving')
   })
 
+  it('is not serving where an older Route with an Exact match takes the request', async () => {
+    const server = await serveShop()
+    const cluster = new FakeCluster()
+    cluster.world.gateways = [gateway(server.port)]
+    const older = readyRoute()
+    older.metadata = { ...older.metadata, name: 'older', creationTimestamp: '2026-01-01T00:00:00Z' }
+    older.spec = {
+      ...(older.spec as object),
+      rules: [{ matches: [{ path: { type: 'Exact', value: '/cart' } }] }]
+    }
+    cluster.routes = [readyRoute(), older]
+    const { report } = await gate({ timeout: '1s', 'verify-traffic': 'true' }, cluster)
+    const parent = report.routes.find((r) => r.name === 'web')?.parents[0]
+    expect(parent).toMatchObject({
+      verdict: 'failed',
+      probe: { state: 'not-serving', last: { status: 200 } }
+    })
+    expect(parent?.probe?.why).toMatch(
+      /not from this Route: HTTPRoute shop\/older claims it with Exact path \/cart/
+    )
+    expect(report.verdict).toBe('failed')
+  })
+
   it('keeps the status verdict of kinds it cannot probe, with a warning', async () => {
     const cluster = new FakeCluster()
     cluster.routes = [readyRoute('GRPCRoute')]
