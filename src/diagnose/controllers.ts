@@ -306,7 +306,14 @@ export const CONTROLLERS: ControllerInfo[] = [
     names: ['traefik.io/gateway-controller'],
     prefixes: ['traefik.io/'],
     docs: 'https://doc.traefik.io/traefik/routing/providers/kubernetes-gateway/',
-    reasons: {}
+    reasons: {
+      // Traefik also writes this standard reason for a Service port that is not TCP
+      'ResolvedRefs/UnsupportedProtocol': {
+        meaning:
+          'the Service port is not TCP, or its appProtocol is not one Traefik proxies (HTTPRoute: kubernetes.io/h2c, http, https, kubernetes.io/ws, kubernetes.io/wss; GRPCRoute: kubernetes.io/h2c, https)',
+        fix: "Point the backendRef at a TCP port of the Service, and set that port's appProtocol to one Traefik supports or remove it."
+      }
+    }
   },
   {
     name: 'Kong Ingress Controller',

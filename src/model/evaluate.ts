@@ -150,6 +150,13 @@ function judgeEntry(entry: StatusEntry, ctx: Context): EntryVerdict {
     const severity = options.strict ? 'error' : 'warning'
     findings.push(...conditionFindings(partial, severity, entry.controllerName))
   }
+  // Envoy Gateway keeps ResolvedRefs True for a Service without endpoints (as the conformance tests
+  // require) and says so in BackendsAvailable: attached and resolved, yet requests would fail.
+  const backends = byType.get('BackendsAvailable')
+  if (backends?.status === 'False' && backends.fresh !== false) {
+    if (!options.conditions.includes('BackendsAvailable'))
+      findings.push(...conditionFindings(backends, 'warning', entry.controllerName))
+  }
   return { entry, verdict: failed ? 'failed' : pending ? 'pending' : 'ready', findings }
 }
 

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Builds the real control plane used by the tests (kube-apiserver, etcd, Contour) and copies the
-# Gateway API and Contour CRDs, all into a cache outside the repository keyed by version. Each piece
-# is built only when missing, so a warm run costs a few stat calls. Prints the cache directory (binaries in bin/).
+# Builds the real control plane used by the tests (kube-apiserver, etcd, Contour, Envoy Gateway,
+# Traefik) and copies the Gateway API, Contour and Envoy Gateway CRDs, all into a cache outside the
+# repository keyed by version. Each piece is built only when missing, so a warm run costs a few stat
+# calls. Prints the cache directory (binaries in bin/).
 set -euo pipefail
 
 K8S_VERSION=${K8S_VERSION:-v1.35.4}
 ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
 CONTOUR_VERSION=${CONTOUR_VERSION:-v1.33.6}
 GATEWAY_API_VERSION=${GATEWAY_API_VERSION:-v1.6.3}
+ENVOY_GATEWAY_VERSION=${ENVOY_GATEWAY_VERSION:-v1.9.1}
+# v3.6.12, not v3.7.x: every v3.7 release replaces github.com/traefik/traefik/dynamic/ext with a
+# folder the module zip leaves out and pins dependency versions the module proxy does not serve;
+# v3.6.12 (the newest v3.6) replaces only third-party modules with served forks, so a wrapper module
+# copying its replace and exclude lines builds it unchanged. See README.md.
+TRAEFIK_VERSION=${TRAEFIK_VERSION:-v3.6.12}
 
 CACHE_ROOT=${ROUTE_GATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/route-gate}
 KEY="k8s-$K8S_VERSION-etcd-$ETCD_VERSION-contour-$CONTOUR_VERSION-gwapi-$GATEWAY_API_VERSION"
@@ -17,9 +24,18 @@ WORK="$CACHE_ROOT/work"
 mkdir -p "$BIN" "$WORK" "$OUT/crds"
 
 # Concurrent runs (a background warm-up and a test run) would build the same binary twice on a small
-# machine; the second waits for the first and then finds everything in place.
-exec 9>"$OUT/.build.lock"
-flock 9
+# machine; the second waits for the first and then finds everything in place. The controllers added
+# later (Envoy Gateway, Traefik) have a lock each, so a long Traefik build does not hold up a run
+# that only needs the apiserver. The key above leaves their versions out on purpose: a stamp file
+# beside each binary says which version it is, and a change rebuilds only that binary.
+locked() {
+  local name=$1
+  shift
+  (
+    flock 9
+    "$@"
+  ) 9>"$OUT/.build$name.lock"
+}
 
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath
 log() { echo "[build-binaries] $*" >&2; }
@@ -100,14 +116,84 @@ copy_gateway_api_crds() {
   touch "$OUT/crds/gateway-api/.complete"
 }
 
+stamped() { [ -x "$BIN/$1" ] && [ "$(cat "$BIN/$1.version" 2>/dev/null)" = "$2" ]; }
+
+module_dir() {
+  (cd "$WORK" && go mod download -json "$1" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+}
+
+# Envoy Gateway's go.mod has no replace or exclude lines, so `go install` builds it as published.
+# Its CRDs (EnvoyProxy, ClientTrafficPolicy, ...) come from the Helm chart inside the module zip.
+build_envoy_gateway() {
+  stamped envoy-gateway "$ENVOY_GATEWAY_VERSION" && [ -f "$OUT/crds/envoy-gateway/.complete" ] && return
+  local dir
+  log "envoy-gateway $ENVOY_GATEWAY_VERSION: building (cold: about 7 min on 2 cores)"
+  GOBIN="$WORK/envoy-gateway-bin" go install -ldflags "-s -w" \
+    "github.com/envoyproxy/gateway/cmd/envoy-gateway@$ENVOY_GATEWAY_VERSION"
+  mv "$WORK/envoy-gateway-bin/envoy-gateway" "$BIN/envoy-gateway"
+  echo "$ENVOY_GATEWAY_VERSION" > "$BIN/envoy-gateway.version"
+  dir=$(module_dir "github.com/envoyproxy/gateway@$ENVOY_GATEWAY_VERSION")
+  rm -rf "$OUT/crds/envoy-gateway" && mkdir -p "$OUT/crds/envoy-gateway"
+  install -m 644 "$dir"/charts/gateway-helm/charts/crds/crds/generated/*.yaml "$OUT/crds/envoy-gateway/"
+  touch "$OUT/crds/envoy-gateway/.complete"
+}
+
+# Traefik's go.mod replaces three modules with forks and excludes one version, so `go install` refuses
+# it; a wrapper module that requires Traefik and repeats those lines (they only count in the main
+# module) builds the published code unchanged. A replace with a local path cannot be repeated from a
+# module zip: such a release is refused here with the reason rather than patched.
+build_traefik() {
+  stamped traefik "$TRAEFIK_VERSION" && return
+  local dir="$WORK/traefik-$TRAEFIK_VERSION" gomod flags
+  rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+  go mod init example.invalid/testbins/traefik >/dev/null 2>&1
+  gomod=$(go mod download -json "github.com/traefik/traefik/v3@$TRAEFIK_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  # upstream's go line, replace and exclude lines as `go mod edit` flags (node reads go.mod's JSON)
+  flags=$(go mod edit -json "$gomod" | node -e '
+    const m = JSON.parse(require("node:fs").readFileSync(0, "utf8"))
+    const local = (m.Replace ?? []).filter((r) => r.New.Version === undefined)
+    if (local.length > 0) {
+      console.error(`replaces ${local.map((r) => r.Old.Path).join(", ")} with a local folder the module zip lacks; pick another release`)
+      process.exit(1)
+    }
+    const at = (p) => (p.Version ? `${p.Path}@${p.Version}` : p.Path)
+    console.log([
+      `-go=${m.Go}`,
+      ...(m.Replace ?? []).map((r) => `-replace=${at(r.Old)}=${at(r.New)}`),
+      ...(m.Exclude ?? []).map((e) => `-exclude=${at(e)}`)
+    ].join("\n"))
+  ')
+  # shellcheck disable=SC2086 # one flag a line, none with spaces
+  go mod edit $flags
+  log "traefik $TRAEFIK_VERSION: downloading modules"
+  go get -tool "github.com/traefik/traefik/v3/cmd/traefik@$TRAEFIK_VERSION" >&2
+  log "traefik $TRAEFIK_VERSION: compiling (cold: about 10 min on 2 cores)"
+  go build -ldflags "-s -w -X github.com/traefik/traefik/v3/pkg/version.Version=$TRAEFIK_VERSION" \
+    -o "$BIN/traefik.tmp" github.com/traefik/traefik/v3/cmd/traefik
+  mv "$BIN/traefik.tmp" "$BIN/traefik"
+  echo "$TRAEFIK_VERSION" > "$BIN/traefik.version"
+}
+
+original() { locked "" "$@"; }
+
 what=${1:-all}
 case "$what" in
-  all) copy_gateway_api_crds; build_etcd; build_contour; build_apiserver; build_kubectl ;;
-  apiserver) build_apiserver ;;
-  kubectl) build_kubectl ;;
-  etcd) build_etcd ;;
-  contour) build_contour ;;
-  crds) copy_gateway_api_crds ;;
-  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl]" >&2; exit 2 ;;
+  all)
+    original copy_gateway_api_crds
+    original build_etcd
+    original build_contour
+    original build_apiserver
+    original build_kubectl
+    locked -envoy-gateway build_envoy_gateway
+    locked -traefik build_traefik
+    ;;
+  apiserver) original build_apiserver ;;
+  kubectl) original build_kubectl ;;
+  etcd) original build_etcd ;;
+  contour) original build_contour ;;
+  crds) original copy_gateway_api_crds ;;
+  envoy-gateway) locked -envoy-gateway build_envoy_gateway ;;
+  traefik) locked -traefik build_traefik ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|envoy-gateway|traefik]" >&2; exit 2 ;;
 esac
 echo "$OUT"

@@ -1,6 +1,7 @@
 // The real control plane for integration tests: etcd, kube-apiserver (no controller-manager, no
-// kubelet), the Gateway API CRDs and Contour serving one Gateway out of cluster. `up` leaves the
-// processes running detached and records them in `.cluster/env.json`; `down` stops exactly those.
+// kubelet), the Gateway API CRDs and three Gateway controllers out of cluster (Contour, Envoy
+// Gateway, Traefik), each serving a Gateway of its own class. `up` leaves the processes running
+// detached and records them in `.cluster/env.json`; `down` stops exactly those.
 import { execFileSync } from 'node:child_process'
 import {
   existsSync,
@@ -15,15 +16,18 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { KubeConfig } from '@kubernetes/client-node'
-import type { ClusterEnv } from './env.ts'
-import { DEFAULT_CLUSTER_DIR, envFilePath, readClusterEnv } from './env.ts'
+import type { ClusterEnv, Component, ControllerInfo, GatewayInfo } from './env.ts'
+import { COMPONENTS, DEFAULT_CLUSTER_DIR, envFilePath, readClusterEnv } from './env.ts'
 import {
   CONTOUR_GATEWAY,
+  ENVOY_GATEWAY_GATEWAY,
   OTHER_GATEWAY,
   createGateways,
   installCrds,
+  traefikGateway,
   waitForGateway
 } from './fixtures.ts'
+import { playEnvoyDataPlane, startEnvoyGateway, startTraefik } from './controllers.ts'
 import { kubeconfigYaml, makePki } from './pki.ts'
 import type { Pki } from './pki.ts'
 import {
@@ -36,12 +40,12 @@ import {
 } from './processes.ts'
 
 const BUILD_SCRIPT = fileURLToPath(new URL('build-binaries.sh', import.meta.url))
-const COMPONENTS = ['contour', 'apiserver', 'etcd'] as const
-type Component = (typeof COMPONENTS)[number]
 const BINARY: Record<Component, string> = {
   etcd: 'etcd',
   apiserver: 'kube-apiserver',
-  contour: 'contour'
+  contour: 'contour',
+  'envoy-gateway': 'envoy-gateway',
+  traefik: 'traefik'
 }
 
 export interface UpOptions {
@@ -65,11 +69,9 @@ export async function isLive(env: ClusterEnv): Promise<boolean> {
   const running = COMPONENTS.every((c) => isRunning(env.pids[c], binaryPath(env, c)))
   if (!running) return false
   const ca = readFileSync(join(env.dataDir, 'pki', 'ca.crt'), 'utf8')
-  const probes = await Promise.all([
-    isHealthy({ url: env.health.etcd }),
-    isHealthy({ url: env.health.apiserver, ca }),
-    isHealthy({ url: env.health.contour })
-  ])
+  const probes = await Promise.all(
+    COMPONENTS.map((c) => isHealthy({ url: env.health[c], ca: c === 'apiserver' ? ca : undefined }))
+  )
   return probes.every(Boolean)
 }
 
@@ -160,7 +162,22 @@ function crdFiles(cacheDir: string): string[] {
     .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((f) => join(gatewayApi, f))
-  return [...files, join(cacheDir, 'crds', 'contour.yaml')]
+  const envoyGateway = join(cacheDir, 'crds', 'envoy-gateway')
+  const egFiles = readdirSync(envoyGateway)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(envoyGateway, f))
+  return [...files, join(cacheDir, 'crds', 'contour.yaml'), ...egFiles]
+}
+
+function controllerInfo(name: ControllerInfo['name'], gateway: GatewayInfo): ControllerInfo {
+  return {
+    name,
+    controllerName: gateway.controllerName,
+    gatewayClass: gateway.gatewayClass,
+    gateway: { namespace: gateway.namespace, name: gateway.name },
+    listeners: gateway.listeners
+  }
 }
 
 async function stopAll(pids: Partial<Record<Component, number>>, binDir: string): Promise<void> {
@@ -234,13 +251,20 @@ async function upLocked(clusterDir: string, log: (line: string) => void): Promis
   const dataDir = join(clusterDir, 'data')
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
-  const logs: Record<Component, string> = {
-    etcd: join(clusterDir, 'etcd.log'),
-    apiserver: join(clusterDir, 'apiserver.log'),
-    contour: join(clusterDir, 'contour.log')
-  }
+  const logs = Object.fromEntries(
+    COMPONENTS.map((c) => [c, join(clusterDir, `${c}.log`)])
+  ) as Record<Component, string>
   for (const file of Object.values(logs)) writeFileSync(file, '')
-  const [etcdPort, peerPort, apiPort, xds, metrics, health, debug] = await freePorts(7)
+  const [etcdPort, peerPort, apiPort, xds, metrics, health, debug, egAdmin, ...traefikPorts] =
+    await freePorts(13)
+  const [tHttp, tSameNs, tTls, tTcp, tPing] = traefikPorts as [
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  const traefik = traefikGateway({ http: tHttp, sameNs: tSameNs, tls: tTls, tcp: tTcp })
   const pids: Partial<Record<Component, number>> = {}
   const start = (
     component: Component,
@@ -255,10 +279,12 @@ async function upLocked(clusterDir: string, log: (line: string) => void): Promis
   try {
     const pki = makePki(join(dataDir, 'pki'))
     const ca = readFileSync(pki.caCert, 'utf8')
-    const healthUrls = {
+    const healthUrls: Record<Component, string> = {
       etcd: `http://127.0.0.1:${etcdPort}/health`,
       apiserver: `https://127.0.0.1:${apiPort}/readyz`,
-      contour: `http://127.0.0.1:${health}/healthz`
+      contour: `http://127.0.0.1:${health}/healthz`,
+      'envoy-gateway': 'http://127.0.0.1:8081/readyz',
+      traefik: `http://127.0.0.1:${tPing}/ping`
     }
 
     const etcd = start('etcd', etcdArgs(dataDir, etcdPort!, peerPort!))
@@ -276,7 +302,7 @@ async function upLocked(clusterDir: string, log: (line: string) => void): Promis
     kc.loadFromFile(kubeconfig)
     const crdCount = await installCrds(kc, crdFiles(cacheDir))
     log(`${crdCount} CRDs established (${Date.now() - started} ms)`)
-    await createGateways(kc)
+    await createGateways(kc, [CONTOUR_GATEWAY, ENVOY_GATEWAY_GATEWAY, traefik, OTHER_GATEWAY])
 
     const contourConfig = join(dataDir, 'contour.yaml')
     writeFileSync(
@@ -296,6 +322,33 @@ async function upLocked(clusterDir: string, log: (line: string) => void): Promis
     const gatewayReadyCondition = await waitForGateway(kc, 60_000)
     log(`Gateway ${gatewayReadyCondition} by Contour (${Date.now() - started} ms)`)
 
+    const envoyGateway = await startEnvoyGateway({
+      binary: binaryPath({ binDir }, 'envoy-gateway'),
+      kc,
+      kubeconfig,
+      dataDir,
+      log: logs['envoy-gateway'],
+      adminPort: egAdmin!
+    })
+    pids['envoy-gateway'] = envoyGateway.pid
+    const traefikProcess = startTraefik({
+      binary: binaryPath({ binDir }, 'traefik'),
+      kubeconfig,
+      gateway: traefik,
+      pingPort: tPing,
+      log: logs.traefik
+    })
+    pids.traefik = traefikProcess.pid
+    await waitHealthy('traefik', { url: healthUrls.traefik }, traefikProcess, 60_000)
+    log(
+      `Gateway ${await waitForGateway(kc, 60_000, traefik)} by Traefik (${Date.now() - started} ms)`
+    )
+    await waitHealthy('envoy-gateway', { url: healthUrls['envoy-gateway'] }, envoyGateway, 120_000)
+    await playEnvoyDataPlane(kc, ENVOY_GATEWAY_GATEWAY, 60_000)
+    log(
+      `Gateway ${await waitForGateway(kc, 60_000, ENVOY_GATEWAY_GATEWAY)} by Envoy Gateway (${Date.now() - started} ms)`
+    )
+
     const env: ClusterEnv = {
       kubeconfig,
       apiServer,
@@ -304,7 +357,12 @@ async function upLocked(clusterDir: string, log: (line: string) => void): Promis
       listeners: CONTOUR_GATEWAY.listeners,
       otherGateway: OTHER_GATEWAY,
       gatewayReadyCondition,
-      pids: { etcd: etcd.pid, apiserver: apiserver.pid, contour: contour.pid },
+      controllers: [
+        controllerInfo('contour', CONTOUR_GATEWAY),
+        controllerInfo('envoy-gateway', ENVOY_GATEWAY_GATEWAY),
+        controllerInfo('traefik', traefik)
+      ],
+      pids: pids as Record<Component, number>,
       logs,
       health: healthUrls,
       dataDir,

@@ -29,6 +29,25 @@ export interface GatewayInfo {
   listeners: ListenerInfo[]
 }
 
+/** The processes `up` starts; also the keys of `pids`, `logs` and `health`. */
+export const COMPONENTS = ['traefik', 'envoy-gateway', 'contour', 'apiserver', 'etcd'] as const
+export type Component = (typeof COMPONENTS)[number]
+
+export type ControllerId = 'contour' | 'envoy-gateway' | 'traefik'
+
+/** One running Gateway controller with the GatewayClass and Gateway it serves. */
+export interface ControllerInfo {
+  name: ControllerId
+  controllerName: string
+  gatewayClass: string
+  gateway: { namespace: string; name: string }
+  /**
+   * For Traefik these ports are also its entry points: it accepts traffic on 127.0.0.1 at each
+   * listener's port, and writes 127.0.0.1 as the Gateway's status address.
+   */
+  listeners: ListenerInfo[]
+}
+
 export interface ClusterEnv {
   kubeconfig: string
   apiServer: string
@@ -43,9 +62,11 @@ export interface ClusterEnv {
   otherGateway: GatewayInfo
   /** the condition Contour sets True on its Gateway without an Envoy (see README) */
   gatewayReadyCondition: 'Programmed' | 'Accepted'
-  pids: { etcd: number; apiserver: number; contour: number }
-  logs: { etcd: string; apiserver: string; contour: string }
-  health: { etcd: string; apiserver: string; contour: string }
+  /** Contour first (the fields above describe it), then Envoy Gateway and Traefik */
+  controllers: ControllerInfo[]
+  pids: Record<Component, number>
+  logs: Record<Component, string>
+  health: Record<Component, string>
   dataDir: string
   binDir: string
   startedAt: string

@@ -1,5 +1,6 @@
 // What the test cluster holds before any test runs: the Gateway API CRDs (experimental channel, with
-// its ValidatingAdmissionPolicy), Contour's CRDs, and the two Gateways tests attach Routes to.
+// its ValidatingAdmissionPolicy), Contour's and Envoy Gateway's CRDs, a Gateway per controller
+// (Contour, Envoy Gateway, Traefik) and one that no controller owns.
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
@@ -15,6 +16,10 @@ import type { GatewayInfo, ListenerInfo } from './env.ts'
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io'
 export const GATEWAY_NAMESPACE = 'gw-system'
 export const CONTOUR_CONTROLLER = 'projectcontour.io/gateway-controller'
+export const ENVOY_GATEWAY_CONTROLLER = 'gateway.envoyproxy.io/gatewayclass-controller'
+export const TRAEFIK_CONTROLLER = 'traefik.io/gateway-controller'
+/** Envoy Gateway's own namespace (ENVOY_GATEWAY_NAMESPACE): its Secrets and the objects it provisions */
+export const ENVOY_GATEWAY_NAMESPACE = 'envoy-gateway-system'
 
 const fromAll = { namespaces: { from: 'All' as const } }
 
@@ -23,28 +28,74 @@ export const CONTOUR_GATEWAY: GatewayInfo = {
   name: 'contour',
   gatewayClass: 'contour',
   controllerName: CONTOUR_CONTROLLER,
-  listeners: [
-    { name: 'http', protocol: 'HTTP', port: 80, allowedRoutes: fromAll },
+  listeners: standardListeners({ http: 80, sameNs: 8080, tls: 443, tcp: 9000 })
+}
+
+/** The listeners every controller's Gateway has, on the given ports (names are what tests use). */
+function standardListeners(ports: {
+  http: number
+  sameNs: number
+  tls: number
+  tcp: number
+}): ListenerInfo[] {
+  return [
+    { name: 'http', protocol: 'HTTP', port: ports.http, allowedRoutes: fromAll },
     {
       name: 'same-ns',
       protocol: 'HTTP',
-      port: 8080,
+      port: ports.sameNs,
       hostname: 'same.example.com',
-      allowedRoutes: { namespaces: { from: 'Same' } }
+      allowedRoutes: { namespaces: { from: 'Same' as const } }
     },
     {
       name: 'tls',
       protocol: 'TLS',
-      port: 443,
+      port: ports.tls,
       allowedRoutes: { ...fromAll, kinds: [{ kind: 'TLSRoute' }] }
     },
     {
       name: 'tcp',
       protocol: 'TCP',
-      port: 9000,
+      port: ports.tcp,
       allowedRoutes: { ...fromAll, kinds: [{ kind: 'TCPRoute' }] }
     }
   ]
+}
+
+/** Envoy Gateway serves every Gateway of its class; its Envoy never runs, so the ports bind nothing. */
+export const ENVOY_GATEWAY_GATEWAY: GatewayInfo = {
+  namespace: GATEWAY_NAMESPACE,
+  name: 'envoy-gateway',
+  gatewayClass: 'envoy-gateway',
+  controllerName: ENVOY_GATEWAY_CONTROLLER,
+  listeners: [
+    ...standardListeners({ http: 80, sameNs: 8080, tls: 443, tcp: 9000 }),
+    {
+      name: 'udp',
+      protocol: 'UDP',
+      port: 5353,
+      allowedRoutes: { ...fromAll, kinds: [{ kind: 'UDPRoute' }] }
+    }
+  ]
+}
+
+/**
+ * Traefik is its own data plane: each listener's port is an entry point it binds (on 127.0.0.1), so
+ * the ports are picked free per cluster. Traefik has no UDPRoute support.
+ */
+export function traefikGateway(ports: {
+  http: number
+  sameNs: number
+  tls: number
+  tcp: number
+}): GatewayInfo {
+  return {
+    namespace: GATEWAY_NAMESPACE,
+    name: 'traefik',
+    gatewayClass: 'traefik',
+    controllerName: TRAEFIK_CONTROLLER,
+    listeners: standardListeners(ports)
+  }
 }
 
 /** No controller owns class `other`, so whatever status a test writes for its Routes stays put. */
@@ -147,12 +198,15 @@ export async function installCrds(kc: KubeConfig, files: string[]): Promise<numb
   return crds.length
 }
 
-export async function createGateways(kc: KubeConfig): Promise<void> {
-  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: GATEWAY_NAMESPACE } }
+export async function createGateways(kc: KubeConfig, gateways: GatewayInfo[]): Promise<void> {
+  const namespaces = [GATEWAY_NAMESPACE, ENVOY_GATEWAY_NAMESPACE].map((name) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name }
+  }))
   await createAll(KubernetesObjectApi.makeApiClient(kc), [
-    namespace,
-    ...gatewayObjects(CONTOUR_GATEWAY),
-    ...gatewayObjects(OTHER_GATEWAY)
+    ...namespaces,
+    ...gateways.flatMap(gatewayObjects)
   ])
 }
 
@@ -164,13 +218,14 @@ interface GatewayCondition {
 }
 
 /**
- * Waits for Contour to accept its Gateway. Contour sets Programmed=True without an Envoy when the
+ * Waits for a controller to accept its Gateway. Contour sets Programmed=True without an Envoy when the
  * Gateway asks for no addresses and every listener is valid; Accepted alone is the fallback, and
  * which one was seen is returned so the env records it.
  */
 export async function waitForGateway(
   kc: KubeConfig,
-  timeoutMs: number
+  timeoutMs: number,
+  target: GatewayInfo = CONTOUR_GATEWAY
 ): Promise<'Programmed' | 'Accepted'> {
   const api = kc.makeApiClient(CustomObjectsApi)
   const deadline = Date.now() + timeoutMs
@@ -180,9 +235,9 @@ export async function waitForGateway(
     const gateway = (await api.getNamespacedCustomObject({
       group: GATEWAY_GROUP,
       version: 'v1',
-      namespace: CONTOUR_GATEWAY.namespace,
+      namespace: target.namespace,
       plural: 'gateways',
-      name: CONTOUR_GATEWAY.name
+      name: target.name
     })) as { metadata: { generation: number }; status?: { conditions?: GatewayCondition[] } }
     last = gateway.status?.conditions ?? []
     const isTrue = (type: string): boolean =>
@@ -194,11 +249,11 @@ export async function waitForGateway(
       )
     if (isTrue('Programmed') && isTrue('Accepted')) return 'Programmed'
     if (isTrue('Accepted')) acceptedAt ??= Date.now()
-    // Contour writes both conditions in one status update, so a few seconds settle the question.
+    // Each controller writes both conditions in one status update, so a few seconds settle it.
     if (acceptedAt !== undefined && Date.now() - acceptedAt > 5000) return 'Accepted'
     if (Date.now() > deadline) {
       throw new Error(
-        `Gateway ${CONTOUR_GATEWAY.namespace}/${CONTOUR_GATEWAY.name} not accepted by Contour after ${timeoutMs} ms; conditions: ${JSON.stringify(last)}`
+        `Gateway ${target.namespace}/${target.name} not accepted by its controller (${target.controllerName}) after ${timeoutMs} ms; conditions: ${JSON.stringify(last)}`
       )
     }
     await sleep(250)

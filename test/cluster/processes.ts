@@ -12,11 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises'
 // itself on that port and keep it, so the restarted server could not listen again.
 const SERVER_PORTS = { low: 20_000, high: 32_000 }
 
-export function bindable(port: number): Promise<boolean> {
+export function bindable(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer()
     server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+    server.listen(port, host, () => server.close(() => resolve(true)))
   })
 }
 
@@ -31,10 +31,19 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 /** Starts `binary` in its own process group with stdout and stderr appended to `logFile`. */
-export function startDetached(binary: string, args: string[], logFile: string): number {
+export function startDetached(
+  binary: string,
+  args: string[],
+  logFile: string,
+  env?: Record<string, string>
+): number {
   const fd = openSync(logFile, 'a')
   try {
-    const child = spawn(binary, args, { detached: true, stdio: ['ignore', fd, fd] })
+    const child = spawn(binary, args, {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: env === undefined ? process.env : { ...process.env, ...env }
+    })
     if (child.pid === undefined) throw new Error(`could not start ${binary} (see ${logFile})`)
     child.unref()
     return child.pid

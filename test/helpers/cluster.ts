@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import {
   CoreV1Api,
   CustomObjectsApi,
+  DiscoveryV1Api,
   KubeConfig,
   KubernetesObjectApi,
   PatchStrategy,
@@ -16,11 +17,11 @@ import {
 } from '@kubernetes/client-node'
 import type { KubernetesObject } from '@kubernetes/client-node'
 import { ENV_FILE_VARIABLE, envFilePath, readClusterEnv } from '../cluster/env.ts'
-import type { ClusterEnv } from '../cluster/env.ts'
+import type { ClusterEnv, ControllerId, ControllerInfo } from '../cluster/env.ts'
 import { GATEWAY_GROUP, statusCode } from '../cluster/fixtures.ts'
 import type { RouteKind } from '../../src/model/types.ts'
 
-export type { ClusterEnv } from '../cluster/env.ts'
+export type { ClusterEnv, ControllerId, ControllerInfo } from '../cluster/env.ts'
 
 const FIELD_MANAGER = 'route-gate-tests'
 
@@ -43,10 +44,18 @@ export function clusterEnv(): ClusterEnv {
   return env
 }
 
+/** The running controller `name` with its GatewayClass, Gateway and listeners. */
+export function controller(name: ControllerId): ControllerInfo {
+  const found = clusterEnv().controllers.find((c) => c.name === name)
+  if (found === undefined) throw new Error(`controller ${name} is not in the cluster's env.json`)
+  return found
+}
+
 export interface Kube {
   config: KubeConfig
   core: CoreV1Api
   custom: CustomObjectsApi
+  discovery: DiscoveryV1Api
   objects: KubernetesObjectApi
 }
 
@@ -60,6 +69,7 @@ export function kube(): Kube {
       config,
       core: config.makeApiClient(CoreV1Api),
       custom: config.makeApiClient(CustomObjectsApi),
+      discovery: config.makeApiClient(DiscoveryV1Api),
       objects: KubernetesObjectApi.makeApiClient(config)
     }
   }
@@ -112,11 +122,24 @@ export interface ServicePort {
   protocol?: 'TCP' | 'UDP'
 }
 
-/** A ClusterIP Service without selector: enough for controllers that check the Service and port exist. */
+/**
+ * Where EndpointSlices written by the tests point: TEST-NET-1 (RFC 5737), an address nothing serves
+ * and no test sends traffic to. Controllers only read it; a test that needs traffic through Traefik
+ * creates its own backend in a network namespace.
+ */
+export const UNSERVED_ENDPOINT = '192.0.2.1'
+
+/**
+ * A ClusterIP Service without selector: enough for Contour, which only checks the Service and port
+ * exist. No controller-manager runs, so nothing creates EndpointSlices: with `endpoints`, the helper
+ * creates the one a controller would (Traefik reports BackendNotFound without one, Envoy Gateway
+ * BackendsAvailable=False).
+ */
 export async function createService(
   namespace: string,
   name: string,
-  ports: (number | ServicePort)[]
+  ports: (number | ServicePort)[],
+  options: { endpoints?: boolean } = {}
 ): Promise<void> {
   const specPorts = ports.map((p, i) => {
     const port = typeof p === 'number' ? { port: p } : p
@@ -125,6 +148,16 @@ export async function createService(
   await kube().core.createNamespacedService({
     namespace,
     body: { metadata: { name }, spec: { ports: specPorts } }
+  })
+  if (options.endpoints !== true) return
+  await kube().discovery.createNamespacedEndpointSlice({
+    namespace,
+    body: {
+      metadata: { name: `${name}-1`, labels: { 'kubernetes.io/service-name': name } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [UNSERVED_ENDPOINT], conditions: { ready: true } }],
+      ports: specPorts.map((p) => ({ name: p.name, port: p.port, protocol: p.protocol }))
+    }
   })
 }
 
@@ -208,15 +241,15 @@ export async function writeRouteStatus(
 }
 
 /**
- * A parentRef to one of the two Gateways: `contour` (Contour writes status for it) or `other` (no
+ * A parentRef to a controller's Gateway (that controller writes status for it) or to `other` (no
  * controller owns its class, so status a test writes there stays as written).
  */
 export function gatewayParentRef(
-  gateway: 'contour' | 'other',
+  gateway: ControllerId | 'other',
   sectionName?: string
 ): Record<string, string> {
-  const env = clusterEnv()
-  const { namespace, name } = gateway === 'contour' ? env.gateway : env.otherGateway
+  const { namespace, name } =
+    gateway === 'other' ? clusterEnv().otherGateway : controller(gateway).gateway
   return {
     group: GATEWAY_GROUP,
     kind: 'Gateway',

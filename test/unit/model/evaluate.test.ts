@@ -602,6 +602,51 @@ describe('evaluateRoute: PartiallyInvalid', () => {
   })
 })
 
+describe('evaluateRoute: BackendsAvailable', () => {
+  const withBackends = (generation: number, observed: number) =>
+    route({
+      generation,
+      parentRefs: [gwRef('edge')],
+      parents: [
+        entry(gwRef('edge'), [
+          ...healthy(generation),
+          cond('BackendsAvailable', 'False', 'EndpointsNotFound', observed, 'no endpoints')
+        ])
+      ]
+    })
+
+  it('stays ready with a warning when the controller reports backends without endpoints', () => {
+    const v = evaluateRoute(withBackends(2, 2), ENVOY_WORLD, OPTIONS)
+    expect(v.verdict).toBe('ready')
+    expect(v.parents[0]!.findings).toEqual([
+      expect.objectContaining({
+        condition: 'BackendsAvailable',
+        reason: 'EndpointsNotFound',
+        severity: 'warning',
+        controllerName: ENVOY
+      })
+    ])
+  })
+
+  it('says nothing about a BackendsAvailable=False of an older generation', () => {
+    const v = evaluateRoute(withBackends(3, 2), ENVOY_WORLD, OPTIONS)
+    expect(v.verdict).toBe('ready')
+    expect(v.parents[0]!.findings).toEqual([])
+  })
+
+  it('fails instead when BackendsAvailable is a required condition', () => {
+    const v = evaluateRoute(withBackends(2, 2), ENVOY_WORLD, {
+      ...OPTIONS,
+      conditions: [...DEFAULT_CONDITIONS, 'BackendsAvailable']
+    })
+    expect(v.verdict).toBe('failed')
+    expect(v.parents[0]!.findings[0]).toMatchObject({
+      reason: 'EndpointsNotFound',
+      severity: 'error'
+    })
+  })
+})
+
 describe('evaluateRoute: no spec.parentRefs', () => {
   it('fails a Route served by nobody (NoParentRefs)', () => {
     const v = evaluateRoute(route({}), NO_WORLD, OPTIONS)
