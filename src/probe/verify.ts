@@ -85,7 +85,7 @@ export async function verifyTraffic(
         return
       }
       if (attempt.kind !== 'routed') {
-        if (last.get(p.key)?.kind !== attempt.kind) options.log(notYet(p.label, attempt))
+        if (gist(last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
         last.set(p.key, attempt)
         still.push(p)
         return
@@ -242,7 +242,13 @@ function answerEvidence(last: ProbeResult['last'], noRoute: ProbeResult['noRoute
   ]
 }
 
-/** "… not serving yet: GET http://shop.example.com:80/cart got 404 (no-route)", once per change. */
+/** What makes an answer worth a log line: a new kind of answer or a new status. */
+const gist = (attempt: Attempt | undefined): string =>
+  attempt === undefined
+    ? ''
+    : `${attempt.kind} ${attempt.answer.status ?? attempt.answer.error?.code ?? ''}`
+
+/** "… not serving yet: GET http://shop.example.com:80/cart got 404 (no-route)", once per gist. */
 function notYet(label: string, attempt: Attempt): string {
   const { request, answer } = attempt
   const got = answer.error ? answer.error.code : `got ${answer.status}`

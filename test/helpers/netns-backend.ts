@@ -16,10 +16,6 @@ interface Answer {
 const [address = '', port = '', answersFile = '', logFile = ''] = process.argv.slice(2)
 
 const server = http.createServer((req, res) => {
-  appendFileSync(
-    logFile,
-    `${JSON.stringify({ method: req.method, url: req.url, host: req.headers.host ?? '' })}\n`
-  )
   let answers: { default?: Answer; paths?: Record<string, Answer> } = {}
   try {
     answers = JSON.parse(readFileSync(answersFile, 'utf8')) as typeof answers
@@ -28,6 +24,12 @@ const server = http.createServer((req, res) => {
   }
   const path = (req.url ?? '/').split('?')[0] ?? '/'
   const answer: Answer = answers.paths?.[path] ?? answers.default ?? {}
+  // logged once the answer is chosen: a test that waits for a request and then changes the answers
+  // never changes the answer to that request
+  appendFileSync(
+    logFile,
+    `${JSON.stringify({ method: req.method, url: req.url, host: req.headers.host ?? '' })}\n`
+  )
   res.writeHead(answer.status ?? 200, { 'content-type': answer.contentType ?? 'text/plain' })
   res.end(answer.body ?? 'netns backend\n')
 })
