@@ -181,6 +181,29 @@ describe('runGate with verify-traffic', () => {
     expectValidReport(report)
   })
 
+  it('lets nothing from an answer reach the summary or the log unescaped', async () => {
+    const server = await startServer(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(503, {
+          'content-type': 'text/html',
+          location: '<img src=x onerror=alert(1)>'
+        })
+        res.end('<script>alert(1)</script>\n::error::pwned @everyone')
+      })
+    )
+    servers.push(server)
+    const cluster = new FakeCluster()
+    cluster.world.gateways = [gateway(server.port)]
+    cluster.routes = [readyRoute()]
+    const { report } = await gate({ timeout: '1s', 'verify-traffic': 'true' }, cluster)
+    const summary = renderSummary(report)
+    expect(summary).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(summary).not.toMatch(/<script>|<img/)
+    expect(summary).not.toMatch(/@everyone/)
+    const text = renderText(report, { color: false })
+    expect(text.split('\n').some((line) => /^\s*::/.test(line))).toBe(false)
+  })
+
   it('says in the report that TLS verification was skipped', async () => {
     const server = await serveShop()
     const cluster = new FakeCluster()
