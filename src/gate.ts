@@ -26,6 +26,11 @@ import type {
   VerdictOptions,
   World
 } from './model/types.ts'
+import { applyProbes } from './probe/apply.ts'
+import { loadTrafficCa } from './probe/ca.ts'
+import type { Send } from './probe/http.ts'
+import { probeRoutes, type TrafficRun } from './probe/run.ts'
+import type { ProbeOutcome } from './probe/verify.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
 import { scopeText, watchUntil } from './watch-until.ts'
@@ -36,6 +41,8 @@ export interface GateDeps {
   log: (line: string) => void
   cwd: string
   now: () => number
+  /** verify-traffic: how a probe request is sent (default: HTTP from this process) */
+  send?: Send
 }
 
 type Outcome = 'ready' | 'fail-fast' | 'deadline'
@@ -50,6 +57,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         now: deps.now
       })
     : []
+  const trafficCa =
+    settings.trafficCa === undefined ? undefined : await loadTrafficCa(settings.trafficCa, deps.cwd)
   const inTime = <T>(work: Promise<T>): Promise<T> => beforeDeadline(work, deadline, deps)
   const served = await inTime(cluster.routeVersions())
   const defaultNamespace = settings.namespace ?? cluster.namespace
@@ -171,6 +180,30 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     )
   }
 
+  // With verify-traffic, the status being ready starts the second wait: the data plane serving.
+  let traffic: TrafficRun | undefined
+  if (settings.verifyTraffic && outcome === 'ready') {
+    const readyWorld = await inTime(cluster.readWorld([]))
+    traffic = await probeRoutes(
+      [...verdicts.byKey.values()],
+      readyWorld,
+      {
+        gatewayAddress: settings.gatewayAddress,
+        expectStatus: settings.expectStatus,
+        ca: trafficCa,
+        skipTlsVerify: settings.trafficSkipTlsVerify
+      },
+      {
+        deadline,
+        now: deps.now,
+        log: deps.log,
+        readWorld: () => inTime(cluster.readWorld([])),
+        listHttpRoutes: () =>
+          inTime(cluster.listRoutes({ kinds: ['HTTPRoute'], namespaces: 'all' })),
+        send: deps.send
+      }
+    )
+  }
   const finalOptions = { ...options, final: outcome === 'deadline' }
   // Everything ready: the verdicts just reached stand, and there is nothing to diagnose. Reading the
   // cluster again would only delay the deployment (it is most of the gate's reaction time).
@@ -217,6 +250,10 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       })
     )
   }
+  traffic?.notes.forEach((n) => notes.add(n))
+  const judged = settings.verifyTraffic
+    ? applyProbes(results, traffic?.outcomes ?? new Map<string, ProbeOutcome>())
+    : results
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   if (ownersUnknown.length > 0) {
     notes.add(
@@ -225,11 +262,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   }
   const report = buildReport({
     mode: 'gate',
-    routes: results,
+    routes: judged,
     toolVersion: TOOL_VERSION,
     startedAt: new Date(started),
     finishedAt: new Date(deps.now()),
-    timedOut: outcome === 'deadline',
+    timedOut: outcome === 'deadline' || traffic?.timedOut === true,
     notes: [...notes]
   })
   deps.log(summaryLine(report, outcome))

@@ -5,6 +5,7 @@ import { InputError } from './errors.ts'
 import { parseRouteKind } from './model/kinds.ts'
 import { DEFAULT_CONDITIONS } from './model/evaluate.ts'
 import { ROUTE_KINDS, type RouteKind } from './model/types.ts'
+import type { StatusRange } from './probe/answer.ts'
 
 export type OutputFormat = 'text' | 'json' | 'markdown'
 export type Command = 'gate' | 'monitor'
@@ -53,6 +54,16 @@ export interface Settings {
   clusterName: string
   /** gate, Action: post the verdict as a pull request comment */
   comment: boolean
+  /** gate: once the status is ready, send requests through each parent Gateway until it serves */
+  verifyTraffic: boolean
+  /** verify-traffic: where to send them instead of the Gateway's status.addresses */
+  gatewayAddress?: string
+  /** verify-traffic: the answers that count as served */
+  expectStatus?: StatusRange[]
+  /** verify-traffic: extra CA certificates, PEM content or a path to a PEM file (read by the gate) */
+  trafficCa?: string
+  /** verify-traffic: the explicit opt-in to skip TLS certificate verification */
+  trafficSkipTlsVerify: boolean
 }
 
 export interface InputSpec {
@@ -196,6 +207,33 @@ export const INPUTS: InputSpec[] = [
       'Gate: post the verdict and the fixes as a pull request comment, updated in place on re-runs.',
     default: 'false',
     actionOnly: true
+  },
+  {
+    name: 'verify-traffic',
+    description:
+      "Gate: once a Route's status is ready, send real requests through each parent Gateway's listeners (HTTPRoute) and wait, within `timeout`, until the answers show the Route in effect.",
+    default: 'false'
+  },
+  {
+    name: 'gateway-address',
+    description:
+      "Verify-traffic: the IP or hostname to send requests to instead of the Gateway's `status.addresses` (for runners that reach the Gateway another way). Listener ports still apply."
+  },
+  {
+    name: 'expect-status',
+    description:
+      'Verify-traffic: the status codes the backends answer, e.g. `200-399` or `200,204,404`; other answers are not served.'
+  },
+  {
+    name: 'traffic-ca',
+    description:
+      'Verify-traffic: extra CA certificates (PEM content, or a path to a PEM file) trusted for HTTPS listeners beside the system ones.'
+  },
+  {
+    name: 'traffic-skip-tls-verify',
+    description:
+      'Verify-traffic: do not verify the certificates of HTTPS listeners. The report says it was used.',
+    default: 'false'
   }
 ]
 
@@ -306,6 +344,39 @@ function parseEnum<T extends string>(text: string, input: string, values: readon
 
 const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
+const IPV6 = /^[0-9a-fA-F:.]+$/
+
+/** An IP address or a DNS name: no scheme, no port (each listener's port is used). */
+export function parseGatewayAddress(text: string): string {
+  const host = text.trim()
+  const bare = host.replace(/^\[(.*)\]$/, '$1')
+  const valid =
+    IPV4.test(bare) ||
+    (bare.includes(':') && IPV6.test(bare)) ||
+    (DNS_SUBDOMAIN.test(bare.toLowerCase()) && bare.length <= 253)
+  if (!valid) {
+    throw new InputError(
+      `Invalid gateway-address "${text}": use an IP address or a hostname, without scheme or port (each listener's port is used)`
+    )
+  }
+  return bare.toLowerCase()
+}
+
+/** "200-399", "200,204,404": status codes and inclusive ranges of them. */
+export function parseStatusRanges(text: string): StatusRange[] {
+  const usage = 'use status codes and ranges like 200-399 or 200,204,404'
+  return splitList(text).map((part) => {
+    const m = /^(\d{3})(?:\s*-\s*(\d{3}))?$/.exec(part)
+    const from = Number(m?.[1])
+    const to = Number(m?.[2] ?? m?.[1])
+    if (!m || from < 100 || to > 599 || from > to) {
+      throw new InputError(`Invalid expect-status entry "${part}": ${usage}`)
+    }
+    return { from, to }
+  })
+}
+
 /** `command` is given by the CLI's subcommand; the Action leaves it to the `mode` input. */
 export function parseSettings(read: InputReader, command?: Command): Settings {
   const value = (name: string): string => {
@@ -314,6 +385,10 @@ export function parseSettings(read: InputReader, command?: Command): Settings {
   }
   const optional = (name: string): string | undefined => value(name) || undefined
   const flag = (name: string): boolean => parseBoolean(value(name), name)
+  const optionalWith = <T>(name: string, parse: (text: string) => T): T | undefined => {
+    const text = optional(name)
+    return text === undefined ? undefined : parse(text)
+  }
 
   const namespace = optional('namespace')
   if (namespace !== undefined && !DNS_LABEL.test(namespace)) {
@@ -366,7 +441,12 @@ export function parseSettings(read: InputReader, command?: Command): Settings {
     // read as given: the default `${{ github.token }}` means something only to the runner
     githubToken: read('github-token')?.trim() || undefined,
     clusterName,
-    comment: flag('comment')
+    comment: flag('comment'),
+    verifyTraffic: flag('verify-traffic'),
+    gatewayAddress: optionalWith('gateway-address', parseGatewayAddress),
+    expectStatus: optionalWith('expect-status', parseStatusRanges),
+    trafficCa: read('traffic-ca')?.trim() || undefined,
+    trafficSkipTlsVerify: flag('traffic-skip-tls-verify')
   }
   checkCombinations(settings)
   return settings
@@ -378,6 +458,7 @@ function checkCombinations(s: Settings): void {
   }
   if (s.command === 'monitor') checkMonitor(s)
   else checkGate(s)
+  checkTraffic(s)
   if (s.selector !== undefined && s.routes.length > 0) {
     // one scope per run: a selector would silently leave out named Routes that lack its labels
     throw new InputError(
@@ -415,7 +496,8 @@ function checkMonitor(s: Settings): void {
     s.manifests.length > 0 && 'manifests',
     s.routes.length > 0 && 'routes',
     s.dryRun && 'dry-run',
-    s.comment && 'comment'
+    s.comment && 'comment',
+    s.verifyTraffic && 'verify-traffic'
   ].filter((name) => name !== false)
   if (gateOnly.length > 0) {
     throw new InputError(
@@ -438,6 +520,30 @@ function checkGate(s: Settings): void {
   if (monitorOnly.length > 0) {
     throw new InputError(
       `Invalid inputs: ${monitorOnly.join(', ')} belong${monitorOnly.length === 1 ? 's' : ''} to monitor mode (route-gate monitor, or mode: monitor in the Action)`
+    )
+  }
+}
+
+function checkTraffic(s: Settings): void {
+  const needsIt = [
+    s.gatewayAddress !== undefined && 'gateway-address',
+    s.expectStatus !== undefined && 'expect-status',
+    s.trafficCa !== undefined && 'traffic-ca',
+    s.trafficSkipTlsVerify && 'traffic-skip-tls-verify'
+  ].filter((name) => name !== false)
+  if (!s.verifyTraffic && needsIt.length > 0) {
+    throw new InputError(
+      `Invalid inputs: ${needsIt.join(', ')} only ${needsIt.length === 1 ? 'applies' : 'apply'} with verify-traffic: true`
+    )
+  }
+  if (s.trafficCa !== undefined && s.trafficSkipTlsVerify) {
+    throw new InputError(
+      'Invalid inputs: set either traffic-ca (verify certificates against an extra CA) or traffic-skip-tls-verify (verify nothing), not both'
+    )
+  }
+  if (s.verifyTraffic && (s.fromFile !== undefined || s.dryRun)) {
+    throw new InputError(
+      `Invalid inputs: verify-traffic sends requests to a live Gateway; it cannot be combined with ${s.dryRun ? 'dry-run' : 'from-file'}`
     )
   }
 }

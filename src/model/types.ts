@@ -148,6 +148,41 @@ export interface ParentResult {
   problems: Problem[]
   /** for parents that are not ready: where along Route → parent → listener → backends it breaks */
   chain?: ChainLink[]
+  /** verify-traffic: what real requests through the parent's listeners found */
+  probe?: ProbeResult
+}
+
+export type ProbeState = 'serving' | 'not-serving' | 'unreachable' | 'not-probed'
+
+/** One answer of the data plane (or why none came), as the report keeps it: short and made safe. */
+export interface ProbeAnswer {
+  method: string
+  /** scheme://host:port/path?query as sent (host: the Host header and SNI) */
+  url: string
+  /** where the request went */
+  address: string
+  status?: number
+  /** a few safe headers (content-type, location, server, retry-after, via), cut short */
+  headers?: Record<string, string>
+  durationMs: number
+  /** connection refused, timeout, TLS failure: why no answer came */
+  error?: string
+  /** the first bytes of the body, control characters removed */
+  excerpt?: string
+}
+
+export interface ProbeResult {
+  state: ProbeState
+  /** not-probed: why; not-serving and unreachable: what the last answer means */
+  why?: string
+  /** rounds of requests sent */
+  attempts?: number
+  /** the answer that decided the state (the first request not served, or the last one served) */
+  last?: ProbeAnswer
+  /** what the same listener answers for a hostname and path no Route claims */
+  noRoute?: ProbeAnswer
+  /** false when TLS certificates were not verified (the skip-TLS-verify opt-in) */
+  tlsVerified?: boolean
 }
 
 export interface RouteResult {

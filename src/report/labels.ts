@@ -3,7 +3,7 @@
 
 import { parseCondition } from '../model/entries.ts'
 import { formatParentRef, normalizeParentRef } from '../model/parent-ref.ts'
-import type { ChainLink, Condition, Problem } from '../model/types.ts'
+import type { ChainLink, Condition, Problem, ProbeResult } from '../model/types.ts'
 import { arrayField, stringField } from '../model/unknown.ts'
 export { formatDuration } from '../diagnose/text.ts'
 export { formatParentRef } from '../model/parent-ref.ts'
@@ -45,4 +45,18 @@ export function orphanLabel(entry: Record<string, unknown>, routeNamespace: stri
     (raw) => parseCondition(raw) ?? []
   )
   return `${parent}${controller ? ` by ${controller}` : ''}${conditions.length > 0 ? `: ${conditions.map(conditionLabel).join(', ')}` : ''}`
+}
+
+/** "traffic: serving (200 in 12 ms)", "traffic: unreachable (ECONNREFUSED)", "traffic: not probed". */
+export function probeLabel(probe: ProbeResult): string {
+  const state = probe.state.replace('-', ' ')
+  const last = probe.last
+  const answer =
+    last === undefined
+      ? undefined
+      : last.status !== undefined
+        ? `${last.status} in ${last.durationMs} ms`
+        : last.error?.split(':')[0]
+  const tls = probe.tlsVerified === false ? ', TLS not verified' : ''
+  return `traffic: ${state}${answer === undefined ? '' : ` (${answer}${tls})`}`
 }

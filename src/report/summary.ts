@@ -9,6 +9,7 @@ import {
   conditionLabel,
   formatDuration,
   formatParentRef,
+  probeLabel,
   problemReason,
   routeId
 } from './labels.ts'
@@ -128,7 +129,8 @@ function tableRows(route: RouteResult): string[] {
   const name = `${md(route.kind)} <code>${md(`${route.namespace}/${route.name}`)}</code>`
   const rows = route.parents.map((parent) => {
     const controller = parent.controllerName ? md(parent.controllerName) : '—'
-    return `| ${parentIcon(parent)} | ${name} | ${md(formatParentRef(parent.parentRef))} | ${controller} | ${reasons(parent.problems)} |`
+    const probe = parent.probe ? `<br>${md(probeLabel(parent.probe))}` : ''
+    return `| ${parentIcon(parent)} | ${name} | ${md(formatParentRef(parent.parentRef))} | ${controller} | ${reasons(parent.problems)}${probe} |`
   })
   const routeProblems = route.problems ?? []
   if (routeProblems.length > 0 || route.parents.length === 0) {

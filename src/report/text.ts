@@ -9,6 +9,7 @@ import {
   formatDuration,
   formatParentRef,
   orphanLabel,
+  probeLabel,
   problemReason,
   routeId
 } from './labels.ts'
@@ -104,7 +105,8 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
     parent.controllerName ? safe(parent.controllerName) : 'no status judged',
-    ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition)))
+    ...(parent.conditions ?? []).map((condition) => safe(conditionLabel(condition))),
+    ...(parent.probe ? [safe(probeLabel(parent.probe))] : [])
   ]
   const chain =
     parent.chain === undefined
@@ -129,7 +131,9 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
     route.source === undefined
       ? ''
       : `  ${paint.dim(safe(`${route.source.file}:${route.source.line}`))}`
-  const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${source}`
+  const verified =
+    route.parents.length > 0 && route.parents.every((p) => p.probe?.state === 'serving')
+  const head = `${icon} ${paint.bold(safe(routeId(route)))}  ${paint[route.verdict](route.verdict)}${verified ? paint.dim('  traffic verified') : ''}${source}`
   const orphans = route.orphans ?? []
   const orphanLines =
     orphans.length === 0

@@ -1,6 +1,8 @@
 // `npm run cluster:up` / `npm run cluster:down`: the test control plane by hand, e.g. to point the
 // route-gate CLI at it with KUBECONFIG=.cluster/kubeconfig.
 import { down, up } from './control-plane.ts'
+import { DEFAULT_CLUSTER_DIR } from './env.ts'
+import { removeTestNetworks } from '../helpers/netns.ts'
 
 async function main(command: string | undefined): Promise<void> {
   if (command === 'up') {
@@ -8,6 +10,9 @@ async function main(command: string | undefined): Promise<void> {
     process.stdout.write(`KUBECONFIG=${env.kubeconfig}\n`)
   } else if (command === 'down') {
     const stopped = await down()
+    // network namespaces of test backends that a crashed test left behind
+    const networks = removeTestNetworks(DEFAULT_CLUSTER_DIR)
+    if (networks > 0) process.stdout.write(`removed ${networks} test network namespaces\n`)
     process.stdout.write(
       stopped ? 'cluster stopped\n' : 'no cluster recorded in .cluster/env.json\n'
     )

@@ -1,15 +1,22 @@
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { InputError } from '../../src/errors.ts'
 import {
   INPUTS,
   parseDuration,
+  parseGatewayAddress,
+  parseStatusRanges,
   parseRouteRef,
   parseSelector,
   parseSettings,
   splitList
 } from '../../src/inputs.ts'
+import { loadTrafficCa } from '../../src/probe/ca.ts'
+import { makeTestPki } from '../helpers/probe-servers.ts'
 
 const settingsFrom = (values: Record<string, string>) =>
   parseSettings((name) => values[name], 'gate')
@@ -182,4 +189,93 @@ describe('action.yml', () => {
 
 it('runs on Node 24', () => {
   expect(process.versions.node.split('.')[0]).toBe('24')
+})
+
+const trafficSettings = (values: Record<string, string>, command: 'gate' | 'monitor' = 'gate') =>
+  parseSettings((name) => ({ routes: 'httproute/web', ...values })[name], command)
+
+describe('verify-traffic inputs', () => {
+  it('are off by default and parse when given', () => {
+    expect(trafficSettings({})).toMatchObject({ verifyTraffic: false, trafficSkipTlsVerify: false })
+    expect(
+      trafficSettings({
+        'verify-traffic': 'true',
+        'gateway-address': '127.0.0.1',
+        'expect-status': '200-399, 404'
+      })
+    ).toMatchObject({
+      verifyTraffic: true,
+      gatewayAddress: '127.0.0.1',
+      expectStatus: [
+        { from: 200, to: 399 },
+        { from: 404, to: 404 }
+      ]
+    })
+  })
+
+  it('accept IPs and hostnames as gateway-address, never a URL or a port', () => {
+    expect(parseGatewayAddress('Gw.Example.com')).toBe('gw.example.com')
+    expect(parseGatewayAddress('[::1]')).toBe('::1')
+    expect(errorOf(() => parseGatewayAddress('http://gw:8080'))).toMatch(
+      /Invalid gateway-address "http:\/\/gw:8080": use an IP address or a hostname, without scheme or port/
+    )
+    expect(errorOf(() => parseGatewayAddress('gw:8080'))).toMatch(/without scheme or port/)
+  })
+
+  it('name the bad expect-status entry', () => {
+    expect(errorOf(() => parseStatusRanges('200-399,2xx'))).toBe(
+      'Invalid expect-status entry "2xx": use status codes and ranges like 200-399 or 200,204,404'
+    )
+    expect(errorOf(() => parseStatusRanges('399-200'))).toMatch(/"399-200"/)
+    expect(errorOf(() => parseStatusRanges('99'))).toMatch(/"99"/)
+  })
+
+  it('refuse traffic options without verify-traffic, and contradictions', () => {
+    expect(
+      errorOf(() => trafficSettings({ 'gateway-address': '10.0.0.1', 'expect-status': '200' }))
+    ).toBe('Invalid inputs: gateway-address, expect-status only apply with verify-traffic: true')
+    expect(
+      errorOf(() =>
+        trafficSettings({
+          'verify-traffic': 'true',
+          'traffic-ca': 'x',
+          'traffic-skip-tls-verify': 'true'
+        })
+      )
+    ).toMatch(/either traffic-ca .* or traffic-skip-tls-verify/)
+    expect(
+      errorOf(() => trafficSettings({ 'verify-traffic': 'true', 'from-file': 'dump.yaml' }))
+    ).toMatch(
+      /verify-traffic sends requests to a live Gateway; it cannot be combined with from-file/
+    )
+    expect(
+      errorOf(() =>
+        trafficSettings({ routes: '', 'verify-traffic': 'true', namespace: 'a' }, 'monitor')
+      )
+    ).toMatch(/verify-traffic belongs to the gate/)
+  })
+})
+
+describe('loadTrafficCa', () => {
+  const { ca } = makeTestPki(['ca-test.example.com'])
+
+  it('takes PEM content or a file of it', async () => {
+    expect(await loadTrafficCa(ca, '/')).toContain('BEGIN CERTIFICATE')
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-ca-'))
+    await writeFile(path.join(dir, 'ca.pem'), ca)
+    try {
+      expect(await loadTrafficCa('ca.pem', dir)).toBe(ca.trim())
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('is an input error for a missing file or one without a certificate', async () => {
+    await expect(loadTrafficCa('nope.pem', '/nonexistent')).rejects.toThrow(
+      /Invalid traffic-ca "nope.pem": not PEM content, and no readable file at that path \(ENOENT\)/
+    )
+    await expect(
+      loadTrafficCa('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----', '/')
+    ).rejects.toThrow(/certificate 1 is not a valid X.509 certificate/)
+  })
 })

@@ -1,0 +1,108 @@
+// The probe's only network I/O: one HTTP or HTTPS request to the Gateway's address, with the Route's
+// hostname as Host header and TLS server name. No redirect is followed (a redirect is an answer), no
+// connection is reused (each attempt sees the data plane as it is now), and the body is read only as
+// far as the comparison needs.
+import http from 'node:http'
+import https from 'node:https'
+import { isIP } from 'node:net'
+import { rootCertificates } from 'node:tls'
+import type { RawAnswer } from './answer.ts'
+import type { ProbeRequest } from './plan.ts'
+import { TOOL_VERSION } from '../version.ts'
+
+export interface SendOptions {
+  timeoutMs: number
+  /** extra CA certificates (PEM), trusted beside the system's */
+  ca?: string
+  /** the skip-TLS-verify opt-in */
+  skipTlsVerify: boolean
+}
+
+export type Send = (request: ProbeRequest, options: SendOptions) => Promise<RawAnswer>
+
+const BODY_BYTES = 4096
+
+export const sendProbe: Send = (request, options) => {
+  const started = performance.now()
+  const elapsed = (): number => Math.round(performance.now() - started)
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (answer: Omit<RawAnswer, 'durationMs'>): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      resolve({ ...answer, durationMs: elapsed() })
+    }
+    const fail = (code: string, message: string): void =>
+      finish({ headers: {}, body: '', error: { code, message } })
+    const common = {
+      host: request.address,
+      port: request.port,
+      method: request.method,
+      path: request.path,
+      headers: {
+        ...request.headers,
+        host: request.host,
+        'user-agent': `route-gate/${TOOL_VERSION} (traffic verification)`,
+        accept: '*/*'
+      },
+      agent: false as const
+    }
+    let req: http.ClientRequest
+    try {
+      req =
+        request.scheme === 'https'
+          ? https.request({
+              ...common,
+              ...(request.servername !== undefined &&
+                isIP(request.servername) === 0 && { servername: request.servername }),
+              rejectUnauthorized: request.verifyTls && !options.skipTlsVerify,
+              ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] })
+            })
+          : http.request(common)
+    } catch (error) {
+      // a header value the Route allows but HTTP does not: no request can be sent
+      const e = error as NodeJS.ErrnoException
+      resolve({
+        headers: {},
+        body: '',
+        durationMs: 0,
+        error: { code: e.code ?? 'ERROR', message: e.message }
+      })
+      return
+    }
+    const timer = setTimeout(() => {
+      fail('ETIMEDOUT', `no answer within ${options.timeoutMs} ms`)
+      req.destroy()
+    }, options.timeoutMs)
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      fail(error.code ?? 'ERROR', error.message)
+    })
+    req.on('response', (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+      }
+      const complete = (): void => {
+        finish({
+          status: res.statusCode,
+          headers,
+          body: Buffer.concat(chunks).subarray(0, BODY_BYTES).toString('utf8')
+        })
+        res.destroy()
+      }
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk)
+        size += chunk.length
+        if (size >= BODY_BYTES) complete()
+      })
+      res.on('end', complete)
+      // a body cut off after the head still gave a status: that is the answer
+      res.on('error', complete)
+      res.on('aborted', complete)
+    })
+    req.end()
+  })
+}

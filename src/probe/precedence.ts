@@ -1,0 +1,158 @@
+// Which HTTPRoute a Gateway gives a probe request to, by the Gateway API's precedence (pure): an
+// answer that another Route's backend gives looks "routed", yet the Route being gated does not serve
+// that request. Hostname first (characters of a matching exact hostname, then of any matching one),
+// then the match (Exact path, longest prefix, method, most headers, most query parameters), then the
+// oldest Route, then namespace/name in alphabetical order.
+import { hostnamesIntersect } from '../diagnose/hostnames.ts'
+import { routeHostnames } from '../diagnose/route-spec.ts'
+import { compareText, routeId, routeRef } from '../model/route-id.ts'
+import type { ParentRef, RouteObject } from '../model/types.ts'
+import { arrayField, isRecord, stringField } from '../model/unknown.ts'
+import type { ProbeRequest } from './plan.ts'
+
+interface Claim {
+  route: RouteObject
+  key: number[]
+  describe: string
+}
+
+/**
+ * The Route that wins `request` over `own` on the Gateway `parent` names, with why; undefined when
+ * `own` wins or no other Route claims it. Only Routes whose status says the Gateway accepted them
+ * compete; matches with regular expressions are not judged (a note says so where it matters).
+ */
+export function winningRoute(
+  request: ProbeRequest,
+  own: RouteObject,
+  parent: ParentRef,
+  others: RouteObject[]
+): { route: RouteObject; why: string } | undefined {
+  const mine = bestClaim(own, request)
+  if (!mine) return undefined
+  let best: Claim = mine
+  for (const other of others) {
+    if (other.kind !== 'HTTPRoute' || sameRoute(other, own)) continue
+    if (!attached(other, parent, request.listener)) continue
+    const claim = bestClaim(other, request)
+    if (claim && beats(claim, best)) best = claim
+  }
+  if (best === mine) return undefined
+  return {
+    route: best.route,
+    why: `${routeId(routeRef(best.route))} claims it with ${best.describe}, which takes precedence over this Route's ${mine.describe}`
+  }
+}
+
+function sameRoute(a: RouteObject, b: RouteObject): boolean {
+  return a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name
+}
+
+/** Attached to the same Gateway (and listener, where it names one) and accepted there. */
+function attached(route: RouteObject, parent: ParentRef, listener: string): boolean {
+  const named = (arrayField(route.spec, 'parentRefs') ?? []).some(
+    (ref) =>
+      stringField(ref, 'name') === parent.name &&
+      (stringField(ref, 'namespace') ?? route.metadata.namespace) === parent.namespace &&
+      (stringField(ref, 'kind') ?? 'Gateway') === 'Gateway' &&
+      [undefined, listener].includes(stringField(ref, 'sectionName'))
+  )
+  const status = isRecord(route.status) ? route.status : {}
+  const accepted = (arrayField(status, 'parents') ?? []).some((entry) => {
+    const ref = isRecord(entry) ? entry.parentRef : undefined
+    return (
+      stringField(ref, 'name') === parent.name &&
+      (stringField(ref, 'namespace') ?? route.metadata.namespace) === parent.namespace &&
+      (arrayField(entry, 'conditions') ?? []).some(
+        (c) => stringField(c, 'type') === 'Accepted' && stringField(c, 'status') === 'True'
+      )
+    )
+  })
+  return named && accepted
+}
+
+function beats(a: Claim, b: Claim): boolean {
+  for (let i = 0; i < a.key.length; i++) {
+    const diff = (a.key[i] ?? 0) - (b.key[i] ?? 0)
+    if (diff !== 0) return diff > 0
+  }
+  const age = compareText(created(a.route), created(b.route))
+  if (age !== 0) return age < 0
+  return compareText(routeKeyOf(a.route), routeKeyOf(b.route)) < 0
+}
+
+const created = (route: RouteObject): string => route.metadata.creationTimestamp ?? '9999'
+const routeKeyOf = (route: RouteObject): string =>
+  `${route.metadata.namespace}/${route.metadata.name}`
+
+/** The route's highest-precedence match of the request, if any. */
+function bestClaim(route: RouteObject, request: ProbeRequest): Claim | undefined {
+  const host = hostKey(route, request.host)
+  if (!host) return undefined
+  let best: Claim | undefined
+  for (const rule of arrayField(route.spec, 'rules') ?? [{}]) {
+    const matches = arrayField(rule, 'matches') ?? []
+    for (const match of matches.length === 0 ? [{}] : matches) {
+      const key = matchKey(match, request)
+      if (!key) continue
+      const claim = { route, key: [...host.key, ...key.key], describe: key.describe }
+      if (!best || beats(claim, best)) best = claim
+    }
+  }
+  return best
+}
+
+function hostKey(route: RouteObject, host: string): { key: number[] } | undefined {
+  const names = routeHostnames(route)
+  if (names.length === 0) return { key: [0, 0] }
+  const covering = names.filter((n) => hostnamesIntersect(n, host))
+  if (covering.length === 0) return undefined
+  const exact = Math.max(0, ...covering.filter((n) => !n.startsWith('*')).map((n) => n.length))
+  return { key: [exact, Math.max(...covering.map((n) => n.length))] }
+}
+
+function matchKey(
+  match: unknown,
+  request: ProbeRequest
+): { key: number[]; describe: string } | undefined {
+  const [path = '/', query = ''] = request.path.split('?')
+  const pathMatch = isRecord(match) ? match.path : undefined
+  const type = stringField(pathMatch, 'type') ?? 'PathPrefix'
+  const value = stringField(pathMatch, 'value') ?? '/'
+  const prefix = value.replace(/\/+$/, '')
+  if (type === 'Exact' ? path !== value : type !== 'PathPrefix') return undefined
+  if (type === 'PathPrefix' && prefix !== '' && path !== prefix && !path.startsWith(`${prefix}/`)) {
+    return undefined
+  }
+  const method = stringField(match, 'method')
+  if (method !== undefined && method !== request.method) return undefined
+  const headers = arrayField(match, 'headers') ?? []
+  for (const h of headers) {
+    if ((stringField(h, 'type') ?? 'Exact') !== 'Exact') return undefined
+    const name = (stringField(h, 'name') ?? '').toLowerCase()
+    if (request.headers[name] !== stringField(h, 'value')) return undefined
+  }
+  const params = new URLSearchParams(query)
+  const queries = arrayField(match, 'queryParams') ?? []
+  for (const q of queries) {
+    if ((stringField(q, 'type') ?? 'Exact') !== 'Exact') return undefined
+    if (params.get(stringField(q, 'name') ?? '') !== stringField(q, 'value')) return undefined
+  }
+  const describe = [
+    `${type === 'Exact' ? 'Exact path' : 'path prefix'} ${value}`,
+    method && `method ${method}`,
+    headers.length > 0 && `${headers.length} header match${headers.length === 1 ? '' : 'es'}`,
+    queries.length > 0 && `${queries.length} query match${queries.length === 1 ? '' : 'es'}`
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return {
+    key: [
+      type === 'Exact' ? 1 : 0,
+      type === 'Exact' ? 0 : prefix.length,
+      method ? 1 : 0,
+      headers.length,
+      queries.length
+    ],
+    describe
+  }
+}

@@ -1,0 +1,270 @@
+// Traffic verification: sends each parent's planned requests in rounds, with backoff, until every
+// parent serves or the deadline passes. A parent serves when every one of its requests is routed; the
+// listener's no-route answer is fetched once per listener and compared with each answer.
+import type { Problem, ProbeResult } from '../model/types.ts'
+import {
+  classify,
+  usableNoRoute,
+  type AnswerKind,
+  type NoRouteAnswers,
+  type RawAnswer,
+  type StatusRange
+} from './answer.ts'
+import { explainAnswer, notProbedOutcome, reportAnswer } from './explain.ts'
+import type { Send } from './http.ts'
+import { requestUrl, type ListenerTarget, type ParentPlan, type ProbeRequest } from './plan.ts'
+
+export interface ProbeTarget {
+  /** unique per Route and parent */
+  key: string
+  /** for the log */
+  label: string
+  plan: ParentPlan
+}
+
+export interface ProbeOutcome {
+  result: ProbeResult
+  /** why the parent is not serving, for the report; undefined when serving */
+  problem?: Problem
+}
+
+export interface VerifyOptions {
+  deadline: number
+  now: () => number
+  send: Send
+  log: (line: string) => void
+  sleep: (ms: number) => Promise<void>
+  expect?: StatusRange[]
+  ca?: string
+  skipTlsVerify: boolean
+}
+
+/** a request that hangs must not eat the run's deadline: the next round retries it */
+export const REQUEST_TIMEOUT_MS = 3000
+const FIRST_DELAY_MS = 200
+const MAX_DELAY_MS = 2000
+/** parents probed at once: enough to overlap waits, few enough not to flood a Gateway */
+const CONCURRENCY = 8
+
+interface Attempt {
+  kind: AnswerKind
+  request: ProbeRequest
+  answer: RawAnswer
+  noRoute?: NoRouteAnswers
+}
+
+export async function verifyTraffic(
+  targets: ProbeTarget[],
+  options: VerifyOptions
+): Promise<Map<string, ProbeOutcome>> {
+  const outcomes = new Map<string, ProbeOutcome>()
+  const last = new Map<string, Attempt>()
+  const noRoutes = new Map<string, NoRouteAnswers>()
+  const tlsVerified = { tlsVerified: !options.skipTlsVerify }
+  let pending: { key: string; label: string; targets: ListenerTarget[] }[] = []
+  for (const t of targets) {
+    if ('notProbed' in t.plan) {
+      outcomes.set(t.key, notProbedOutcome(t.plan))
+    } else {
+      pending.push({ key: t.key, label: t.label, targets: t.plan.targets })
+    }
+  }
+  const started = options.now()
+  let rounds = 0
+  let delay = FIRST_DELAY_MS
+  while (pending.length > 0 && options.now() < options.deadline) {
+    rounds++
+    const results = await pool(pending, CONCURRENCY, (p) =>
+      probeParent(p.targets, noRoutes, options)
+    )
+    const still: typeof pending = []
+    pending.forEach((p, i) => {
+      const attempt = results[i]
+      if (attempt === undefined) {
+        still.push(p)
+        return
+      }
+      if (attempt.kind !== 'routed') {
+        if (gist(last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
+        last.set(p.key, attempt)
+        still.push(p)
+        return
+      }
+      last.set(p.key, attempt)
+      const seconds = ((options.now() - started) / 1000).toFixed(1)
+      options.log(`${p.label}: serving (traffic verified after ${seconds}s, round ${rounds})`)
+      outcomes.set(p.key, {
+        result: {
+          state: 'serving',
+          attempts: rounds,
+          last: reportAnswer(attempt.request, attempt.answer),
+          ...(attempt.noRoute && {
+            noRoute: reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+          }),
+          ...tlsVerified
+        }
+      })
+    })
+    pending = still
+    const left = options.deadline - options.now()
+    if (pending.length === 0 || left <= 0) break
+    await options.sleep(Math.min(delay, left))
+    delay = Math.min(delay * 2, MAX_DELAY_MS)
+  }
+  for (const p of pending) {
+    const attempt = last.get(p.key)
+    if (!attempt || attempt.kind === 'routed') {
+      outcomes.set(p.key, {
+        result: {
+          state: 'not-serving',
+          why: 'the deadline passed before a request was answered',
+          attempts: rounds,
+          ...tlsVerified
+        },
+        problem: {
+          reason: 'NotServing',
+          severity: 'error',
+          title: 'Traffic not verified before the deadline',
+          remediation:
+            'Give the gate a longer timeout, so that requests through the Gateway have time to be answered.'
+        }
+      })
+      continue
+    }
+    const { why, remediation } = explainAnswer(
+      attempt.kind,
+      attempt.request,
+      attempt.answer,
+      options.expect
+    )
+    const state = attempt.kind === 'unreachable' ? 'unreachable' : 'not-serving'
+    const lastAnswer = reportAnswer(attempt.request, attempt.answer)
+    outcomes.set(p.key, {
+      result: {
+        state,
+        why,
+        attempts: rounds,
+        last: lastAnswer,
+        ...(attempt.noRoute && {
+          noRoute: reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+        }),
+        ...tlsVerified
+      },
+      problem: {
+        reason: state === 'unreachable' ? 'Unreachable' : 'NotServing',
+        severity: 'error',
+        title:
+          state === 'unreachable'
+            ? 'The Gateway could not be reached to verify traffic'
+            : 'The Gateway does not serve the Route yet',
+        message: why,
+        remediation,
+        evidence: answerEvidence(
+          lastAnswer,
+          attempt.noRoute && reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+        )
+      }
+    })
+  }
+  return outcomes
+}
+
+/**
+ * One round for one parent: its requests in order until one is not routed. Undefined when the
+ * deadline left no time to send anything.
+ */
+async function probeParent(
+  targets: ListenerTarget[],
+  noRoutes: Map<string, NoRouteAnswers>,
+  options: VerifyOptions
+): Promise<Attempt | undefined> {
+  let attempt: Attempt | undefined
+  for (const target of targets) {
+    const noRoute = target.noRoute && (await noRouteAnswers(target.noRoute, noRoutes, options))
+    for (const request of target.requests) {
+      const answer = await send(request, options)
+      if (!answer) return attempt
+      const kind = classify(request, answer, noRoute, options.expect)
+      attempt = { kind, request, answer, ...(noRoute && { noRoute }) }
+      if (kind !== 'routed') return attempt
+    }
+  }
+  return attempt
+}
+
+async function noRouteAnswers(
+  requests: [ProbeRequest, ProbeRequest],
+  cache: Map<string, NoRouteAnswers>,
+  options: VerifyOptions
+): Promise<NoRouteAnswers | undefined> {
+  const [a, b] = requests
+  const key = `${a.scheme}://${a.address}:${a.port}/${a.servername ?? ''}`
+  const known = cache.get(key)
+  if (known) return known
+  const answers: { request: ProbeRequest; answer: RawAnswer }[] = []
+  for (const request of [a, b]) {
+    const answer = await send(request, options)
+    if (!answer) return undefined
+    answers.push({ request, answer })
+  }
+  const usable = usableNoRoute(answers)
+  if (usable) cache.set(key, usable)
+  return usable
+}
+
+async function send(request: ProbeRequest, options: VerifyOptions): Promise<RawAnswer | undefined> {
+  const left = options.deadline - options.now()
+  if (left <= 0) return undefined
+  const timeoutMs = Math.min(REQUEST_TIMEOUT_MS, left)
+  const answer = await options.send(request, {
+    timeoutMs,
+    skipTlsVerify: options.skipTlsVerify,
+    ...(options.ca !== undefined && { ca: options.ca })
+  })
+  // A request the deadline cut short says nothing about the Gateway: the answer before it stands.
+  const cutShort = answer.error?.code === 'ETIMEDOUT' && timeoutMs < REQUEST_TIMEOUT_MS
+  return cutShort ? undefined : answer
+}
+
+function answerEvidence(last: ProbeResult['last'], noRoute: ProbeResult['noRoute']): string[] {
+  const describe = (a: NonNullable<ProbeResult['last']>): string => {
+    const head = a.error ?? `HTTP ${a.status}`
+    const headers = Object.entries(a.headers ?? {}).map(([k, v]) => `${k}: ${v}`)
+    return [
+      `${a.method} ${a.url} via ${a.address}: ${head} in ${a.durationMs} ms`,
+      ...(headers.length > 0 ? [`(${headers.join('; ')})`] : []),
+      ...(a.excerpt !== undefined ? [`body begins: ${a.excerpt}`] : [])
+    ].join(' ')
+  }
+  return [
+    ...(last ? [`Last answer: ${describe(last)}`] : []),
+    ...(noRoute ? [`No-route answer of the same listener: ${describe(noRoute)}`] : [])
+  ]
+}
+
+/** What makes an answer worth a log line: a new kind of answer or a new status. */
+const gist = (attempt: Attempt | undefined): string =>
+  attempt === undefined
+    ? ''
+    : `${attempt.kind} ${attempt.answer.status ?? attempt.answer.error?.code ?? ''}`
+
+/** "… not serving yet: GET http://shop.example.com:80/cart got 404 (no-route)", once per gist. */
+function notYet(label: string, attempt: Attempt): string {
+  const { request, answer } = attempt
+  const got = answer.error ? answer.error.code : `got ${answer.status}`
+  return `${label}: not serving yet: ${request.method} ${requestUrl(request)} ${got} (${attempt.kind}); retrying until the deadline`
+}
+
+/** Maps items through `work`, at most `limit` at a time, results in order. */
+async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await work(items[index] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}

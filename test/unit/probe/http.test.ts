@@ -1,0 +1,126 @@
+// The probe's HTTP client against loopback servers started here: Host and SNI, no redirects followed,
+// TLS verified by default, bounded time and body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendProbe } from '../../../src/probe/http.ts'
+import type { ProbeRequest } from '../../../src/probe/plan.ts'
+import {
+  closedPort,
+  makeTestPki,
+  probeRequest,
+  startServer,
+  type TestPki,
+  type TestServer
+} from '../../helpers/probe-servers.ts'
+
+const request = (port: number, extra: Partial<ProbeRequest> = {}): ProbeRequest =>
+  probeRequest(port, { path: '/cart?q=1', headers: { 'x-version': '2' }, ...extra })
+
+const options = { timeoutMs: 2000, skipTlsVerify: false }
+
+describe('sendProbe over HTTP', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: 'http://127.0.0.2:1/elsewhere' })
+        res.end()
+      } else if (req.url === '/big') {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end('x'.repeat(100_000))
+      } else if (req.url === '/hang') {
+        // never answers
+      } else {
+        res.writeHead(200, { 'content-type': 'text/plain', server: 'backend' })
+        res.end('hello')
+      }
+    })
+  })
+  afterAll(() => server.close())
+
+  it('sends the Route hostname as Host, with the rule’s method, path, query and headers', async () => {
+    const answer = await sendProbe(request(server.port, { method: 'POST' }), options)
+    expect(answer).toMatchObject({ status: 200, body: 'hello' })
+    expect(answer.headers['content-type']).toBe('text/plain')
+    expect(server.seen.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/cart?q=1',
+      host: 'shop.example.com'
+    })
+    expect(server.seen.at(-1)?.headers['x-version']).toBe('2')
+    expect(server.seen.at(-1)?.headers['user-agent']).toMatch(
+      /^route-gate\/.* \(traffic verification\)$/
+    )
+  })
+
+  it('returns a redirect as the answer and never follows it', async () => {
+    const before = server.seen.length
+    const answer = await sendProbe(request(server.port, { path: '/redirect' }), options)
+    expect(answer.status).toBe(302)
+    expect(answer.headers.location).toBe('http://127.0.0.2:1/elsewhere')
+    expect(server.seen.length).toBe(before + 1)
+  })
+
+  it('reads only the first 4 KiB of a body', async () => {
+    const answer = await sendProbe(request(server.port, { path: '/big' }), options)
+    expect(answer.status).toBe(200)
+    expect(answer.body.length).toBe(4096)
+  })
+
+  it('gives up on a request after its timeout', async () => {
+    const answer = await sendProbe(request(server.port, { path: '/hang' }), {
+      ...options,
+      timeoutMs: 150
+    })
+    expect(answer.error?.code).toBe('ETIMEDOUT')
+    expect(answer.durationMs).toBeGreaterThanOrEqual(140)
+  })
+
+  it('reports a refused connection as an error, not an answer', async () => {
+    const answer = await sendProbe(request(await closedPort()), options)
+    expect(answer.status).toBeUndefined()
+    expect(answer.error?.code).toBe('ECONNREFUSED')
+  })
+})
+
+describe('sendProbe over HTTPS', () => {
+  let pki: TestPki
+  let server: TestServer
+  beforeAll(async () => {
+    pki = makeTestPki(['shop.example.com'])
+    server = await startServer((_req, res) => {
+      res.writeHead(200)
+      res.end('secure')
+    }, pki)
+  })
+  afterAll(() => server.close())
+
+  const tls = (extra: Partial<ProbeRequest> = {}) =>
+    request(server.port, { scheme: 'https', servername: 'shop.example.com', ...extra })
+
+  it('sends SNI = hostname and trusts an extra CA', async () => {
+    const answer = await sendProbe(tls(), { ...options, ca: pki.ca })
+    expect(answer).toMatchObject({ status: 200, body: 'secure' })
+    expect(server.seen.at(-1)?.servername).toBe('shop.example.com')
+  })
+
+  it('fails on a certificate from an unknown CA', async () => {
+    const answer = await sendProbe(tls(), options)
+    expect(answer.status).toBeUndefined()
+    expect(answer.error?.code).toMatch(
+      /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER/
+    )
+  })
+
+  it('fails on a certificate that does not cover the hostname, even with its CA', async () => {
+    const answer = await sendProbe(
+      tls({ host: 'other.example.com', servername: 'other.example.com' }),
+      { ...options, ca: pki.ca }
+    )
+    expect(answer.error?.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID')
+  })
+
+  it('skips verification only when asked, or for a no-route request', async () => {
+    expect((await sendProbe(tls(), { ...options, skipTlsVerify: true })).status).toBe(200)
+    expect((await sendProbe(tls({ verifyTls: false }), options)).status).toBe(200)
+  })
+})

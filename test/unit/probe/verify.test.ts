@@ -1,0 +1,253 @@
+// Traffic verification end to end against loopback "data planes" started here: the rounds, the
+// comparison with the no-route answer, and what the report says when a parent does not serve.
+import { afterEach, describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { StatusRange } from '../../../src/probe/answer.ts'
+import { sendProbe } from '../../../src/probe/http.ts'
+import type { ListenerTarget, ProbeRequest } from '../../../src/probe/plan.ts'
+import { REQUEST_TIMEOUT_MS, verifyTraffic, type ProbeTarget } from '../../../src/probe/verify.ts'
+import {
+  closedPort,
+  dataPlane,
+  probeRequest,
+  startServer,
+  type Handler,
+  type TestServer
+} from '../../helpers/probe-servers.ts'
+
+const servers: TestServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+async function serve(handler: Handler): Promise<TestServer> {
+  const server = await startServer(handler)
+  servers.push(server)
+  return server
+}
+
+const request = probeRequest
+
+function listener(port: number, requests: Partial<ProbeRequest>[] = [{}]): ListenerTarget {
+  const noRoute = (s: string) =>
+    request(port, {
+      host: `route-gate-no-route-x${s}.invalid`,
+      path: `/route-gate-no-route-x${s}`,
+      verifyTls: false,
+      rule: undefined
+    })
+  return {
+    listener: 'web',
+    requests: requests.map((r) => request(port, r)),
+    noRoute: [noRoute('a'), noRoute('b')]
+  }
+}
+
+function run(targets: ListenerTarget[], timeoutMs = 1500, expect?: StatusRange[]) {
+  const lines: string[] = []
+  const probe: ProbeTarget = {
+    key: 'k',
+    label: 'HTTPRoute shop/web → infra/edge',
+    plan: { targets, skipped: [] }
+  }
+  const result = verifyTraffic([probe], {
+    deadline: Date.now() + timeoutMs,
+    now: Date.now,
+    send: sendProbe,
+    log: (line) => lines.push(line),
+    sleep: (ms) => sleep(ms),
+    skipTlsVerify: false,
+    ...(expect && { expect })
+  }).then((outcomes) => outcomes.get('k'))
+  return { result, lines }
+}
+
+const ok: Handler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' })
+  res.end('<h1>cart</h1>')
+}
+
+describe('verifyTraffic', () => {
+  it('serves when the answer differs from the no-route answer, and records both', async () => {
+    const server = await serve(dataPlane('shop.example.com', ok))
+    const { result, lines } = run([listener(server.port)])
+    const outcome = await result
+    expect(outcome?.result).toMatchObject({
+      state: 'serving',
+      attempts: 1,
+      last: { status: 200, url: 'http://shop.example.com:' + server.port + '/cart' },
+      noRoute: { status: 404, excerpt: '404 page not found' },
+      tlsVerified: true
+    })
+    expect(outcome?.problem).toBeUndefined()
+    expect(lines[0]).toMatch(/HTTPRoute shop\/web → infra\/edge: serving/)
+  })
+
+  it('serves when the backend itself answers 404, unlike the data plane', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(404, { 'content-type': 'application/json' })
+        res.end('{"error":"no such cart"}')
+      })
+    )
+    expect((await run([listener(server.port)]).result)?.result.state).toBe('serving')
+  })
+
+  it('waits while the data plane answers "no route", then serves once it routes', async () => {
+    let routed = false
+    const server = await serve((req, res) =>
+      routed ? dataPlane('shop.example.com', ok)(req, res) : dataPlane('nobody', ok)(req, res)
+    )
+    setTimeout(() => (routed = true), 500)
+    const { result, lines } = run([listener(server.port)], 5000)
+    const outcome = await result
+    expect(outcome?.result.state).toBe('serving')
+    expect(outcome?.result.attempts).toBeGreaterThan(1)
+    // the wait is said once, not once per round
+    expect(lines.filter((l) => l.includes('not serving yet'))).toEqual([
+      expect.stringMatching(
+        /: not serving yet: GET http:\/\/shop.example.com:\d+\/cart got 404 \(no-route\)/
+      )
+    ])
+  })
+
+  it('is not serving when a rule’s path gets the no-route answer (another Route wins it)', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (req, res) =>
+        req.url === '/cart' ? ok(req, res) : dataPlane('nobody', ok)(req, res)
+      )
+    )
+    const outcome = await run([listener(server.port, [{}, { path: '/admin', rule: 1 }])], 800)
+      .result
+    expect(outcome?.result).toMatchObject({
+      state: 'not-serving',
+      last: { status: 404, url: expect.stringContaining('/admin') }
+    })
+    expect(outcome?.result.why).toMatch(/\(rule 1\) got the listener's own "no route" answer/)
+    expect(outcome?.problem).toMatchObject({ reason: 'NotServing', severity: 'error' })
+    expect(outcome?.problem?.remediation).toMatch(
+      /another Route attached to the same listener wins/
+    )
+    expect(outcome?.problem?.evidence?.join('\n')).toMatch(/No-route answer of the same listener/)
+  })
+
+  it('says 503 means no healthy endpoint', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(503, { 'content-type': 'text/plain' })
+        res.end('no healthy upstream')
+      })
+    )
+    const outcome = await run([listener(server.port)], 600).result
+    expect(outcome?.result.state).toBe('not-serving')
+    expect(outcome?.problem?.message).toMatch(
+      /503: the data plane took the request but had no healthy endpoint/
+    )
+  })
+
+  it('is unreachable when nothing listens, and names gateway-address', async () => {
+    const outcome = await run([listener(await closedPort())], 600).result
+    expect(outcome?.result.state).toBe('unreachable')
+    expect(outcome?.result.last?.error).toMatch(/^ECONNREFUSED/)
+    expect(outcome?.problem).toMatchObject({ reason: 'Unreachable' })
+    expect(outcome?.problem?.remediation).toMatch(/gateway-address/)
+  })
+
+  it('does not take a differing body for "routed" when the no-route body itself varies', async () => {
+    let n = 0
+    const server = await serve((req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end(`not found, request id ${++n} for ${req.url}`)
+    })
+    const outcome = await run([listener(server.port)], 600).result
+    expect(outcome?.result.state).toBe('not-serving')
+  })
+
+  it('judges by expect-status when given, and never passes the no-route answer', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(404)
+        res.end('gone')
+      })
+    )
+    const expect404 = await run([listener(server.port)], 600, [{ from: 404, to: 404 }]).result
+    expect(expect404?.result.state).toBe('serving')
+    const expect2xx = await run([listener(server.port)], 600, [{ from: 200, to: 299 }]).result
+    expect(expect2xx?.result.state).toBe('not-serving')
+    expect(expect2xx?.problem?.message).toMatch(/got 404, outside expect-status \(200-299\)/)
+    const noRouteOnly = await run([listener(server.port, [{ host: 'nobody.example.com' }])], 600, [
+      { from: 100, to: 599 }
+    ]).result
+    expect(noRouteOnly?.result.state).toBe('not-serving')
+  })
+
+  it('keeps only a short, control-free excerpt of a hostile body', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(503, {
+          'content-type': 'text/plain',
+          server: `::warning::${'s'.repeat(500)}`
+        })
+        res.end(`::error::pwned\u0007 ${'<script>'.repeat(200)}`)
+      })
+    )
+    const outcome = await run([listener(server.port)], 500).result
+    const excerpt = outcome?.result.last?.excerpt ?? ''
+    expect(excerpt.length).toBeLessThanOrEqual(200)
+    expect(excerpt).not.toMatch(/[\u0000-\u001f]/)
+    expect(outcome?.result.last?.headers?.server).toHaveLength(200)
+  })
+
+  it('passes a not-probed plan through without sending anything', async () => {
+    const outcomes = await verifyTraffic(
+      [
+        {
+          key: 'g',
+          label: 'g',
+          plan: { notProbed: 'GRPCRoute traffic is not probed yet', cause: 'unsupported' }
+        }
+      ],
+      {
+        deadline: Date.now() + 1000,
+        now: Date.now,
+        send: () => Promise.reject(new Error('sent')),
+        log: () => undefined,
+        sleep,
+        skipTlsVerify: false
+      }
+    )
+    expect(outcomes.get('g')).toMatchObject({
+      result: { state: 'not-probed', why: 'GRPCRoute traffic is not probed yet' },
+      problem: { reason: 'NotProbed', severity: 'warning' }
+    })
+  })
+
+  it('keeps the last real answer when the deadline cuts the final request short', async () => {
+    let clock = 0
+    const outcomes = await verifyTraffic(
+      [{ key: 'k', label: 'k', plan: { targets: [listener(1)], skipped: [] } }],
+      {
+        deadline: 10_000,
+        now: () => clock,
+        sleep: (ms) => {
+          clock += ms
+          return Promise.resolve()
+        },
+        send: (_request, options) =>
+          Promise.resolve(
+            options.timeoutMs < REQUEST_TIMEOUT_MS
+              ? {
+                  headers: {},
+                  body: '',
+                  durationMs: options.timeoutMs,
+                  error: { code: 'ETIMEDOUT', message: 'cut' }
+                }
+              : { status: 503, headers: {}, body: '', durationMs: 1 }
+          ),
+        log: () => undefined,
+        skipTlsVerify: false
+      }
+    )
+    expect(outcomes.get('k')?.result).toMatchObject({ state: 'not-serving', last: { status: 503 } })
+  })
+})
