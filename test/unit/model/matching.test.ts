@@ -103,7 +103,7 @@ describe('an exact entry belongs only to its own ref', () => {
       ]
     }
     const entries = readEntries(status, 'shop', 2)
-    const { owned, orphans } = assignEntries(refsNormalized, entries)
+    const { owned, orphans } = assignEntries(refsNormalized, entries, () => true)
     const sections = (list: typeof entries) => list.map((e) => e.parentRef.sectionName ?? '')
     // "http" has no exact ref: it falls to the unscoped one; "https" is the scoped ref's alone
     expect(owned.map(sections)).toEqual([['', 'http'], ['https']])

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{a as n}from"./chunk-5I7R3ZRB.js";function a(e){return`${e.kind} ${e.namespace}/${e.name}`}n(a,"routeId");function r(e){return`${e.kind}/${e.namespace}/${e.name}`}n(r,"routeKey");function i(e){return{kind:e.kind,namespace:e.metadata.namespace,name:e.metadata.name}}n(i,"routeRef");function m(e,t){return e<t?-1:e>t?1:0}n(m,"compareText");export{a,r as b,i as c,m as d};

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{a as i}from"./chunk-SQNJL32M.js";import{a as t}from"./chunk-5I7R3ZRB.js";import{writeFile as a}from"node:fs/promises";async function w(r,n,e){try{await a(r,n,{mode:384})}catch(o){let s=o.code??String(o);throw new i(`Invalid ${e} "${r}": cannot write it (${s})`)}}t(w,"writeUserFile");export{w as a};

@@ -1,7 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{a as u}from"./chunk-5I7R3ZRB.js";var p=/(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]?/g,a=/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;function c(n){return n.replace(/\r\n/g,`
-`).replace(p,"").replace(a,"").replace(/\t/g," ")}u(c,"stripControl");var i={"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"};function $(n){return c(n).replace(/[&<>"']/g,t=>i[t]??t)}u($,"escapeHtml");var l=new RegExp("(@(?=[\\p{L}\\p{N}])|#(?=\\p{N}))|^[#+\\-=]|(?<=^\\d+)[.)]|[&<>\"'@|`*_[\\]\\\\~]","gu");function b(n){return c(n).replace(l,(t,e)=>`${i[t]??`&#${t.charCodeAt(0)};`}${e===void 0?"":"&#8203;"}`).replace(/\n/g,"<br>")}u(b,"escapeMarkdownInline");var f=/^(\s*)(?:::|##\[)/;function d(n){return c(n).split(`
-`).map(t=>t.replace(f,(e,r)=>e.endsWith("::")?`${r}\u2236:`:`${r}\uFF03#[`)).join(`
-`)}u(d,"safeLogLine");function N(n,t){if(n.length<=t)return n;if(t<=0)return"";let e=t-1,r=n.charCodeAt(e-1);return r>=55296&&r<=56319&&(e-=1),`${n.slice(0,e)}\u2026`}u(N,"truncate");function h(n,t=""){let e=d(n).replace(/\n+$/,""),r=(e.match(/`+/g)??[]).reduce((o,g)=>Math.max(o,g.length),0),s="`".repeat(Math.max(3,r+1));return`${s}${t.replace(/[^\w-]/g,"")}
-${e}
-${s}`}u(h,"fencedCode");export{$ as a,b,d as c,N as d,h as e};

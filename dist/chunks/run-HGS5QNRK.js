@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{d as a,e as b}from"./chunk-6RRO7WMR.js";import"./chunk-WSIKQOAH.js";import"./chunk-DEBPSS2P.js";import"./chunk-D22H6BUU.js";import"./chunk-DZC4UAKY.js";import"./chunk-TZOUUH3Z.js";import"./chunk-SQNJL32M.js";import"./chunk-UGOQDCYY.js";import"./chunk-OSTANXCM.js";import"./chunk-HWLSIKOR.js";import"./chunk-AISFQL23.js";import"./chunk-X7FWWRUU.js";import"./chunk-5I7R3ZRB.js";export{a as run,b as runExitCode};
