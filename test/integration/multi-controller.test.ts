@@ -137,8 +137,8 @@ describe('one HTTPRoute attached to the Gateways of three controllers', () => {
       expect(after.routes[0]?.generation).toBe(2)
       for (const id of ALL) expect(parentOf(after, id)?.verdict, id).toBe('ready')
       // the parent's label changes with its sectionName: its line under the new label ends ready
-      const label = `parent ${controller(failing).gateway.namespace}/${controller(failing).gateway.name} (listener http)`
-      expect(fixed.stdout).toMatch(new RegExp(`${label.replace(/[()]/g, '\\$&')} .*→ ready after`))
+      const label = `parent ${controller(failing).gateway.namespace}/${controller(failing).gateway.name}#http`
+      expect(fixed.stdout).toMatch(new RegExp(`${label} .*→ ready after`))
     }
   )
 })
