@@ -320,7 +320,7 @@ function specDisagrees(
   }
   const routeNames = hostnames.length > 0 ? listing(hostnames) : '(none: any hostname)'
   return {
-    title: `The hostnames ${routeNames} intersect ${listing(described)} of Gateway ${gateway} by the spec; ${who} does not accept them`,
+    title: `The hostnames ${routeNames} intersect ${listing(described)} of ${gateway} by the spec; ${who} does not accept them`,
     remediation: `route-gate's reading and the controller's disagree: by the spec's hostname rules ${listing(described)} accepts ${routeNames}, but ${who} reports NoMatchingListenerHostname. Read its message and documentation on hostname matching (some implementations take only exact or narrower hostnames), and check whether the status predates a change of the Gateway or the Route.`,
     evidence
   }

@@ -226,8 +226,25 @@ export class FakeGitHub {
       return
     }
     if (request.method === 'GET' && request.path === '/user') {
-      if (this.viewer) send(200, this.userJson(this.viewer))
-      else send(403, { message: 'Resource not accessible by integration' })
+      if (this.viewer) {
+        // GET /user answers a public-user: the embedded simple-user plus the profile fields
+        send(200, {
+          ...this.userJson(this.viewer),
+          name: null,
+          company: null,
+          blog: null,
+          location: null,
+          email: null,
+          hireable: null,
+          bio: null,
+          public_repos: 0,
+          public_gists: 0,
+          followers: 0,
+          following: 0,
+          created_at: '2020-01-01T00:00:00Z',
+          updated_at: '2020-01-01T00:00:00Z'
+        })
+      } else send(403, { message: 'Resource not accessible by integration' })
       return
     }
     if (request.method === 'GET' && request.path === '/search/issues') {

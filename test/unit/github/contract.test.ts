@@ -90,7 +90,8 @@ describe("route-gate's GitHub requests", () => {
       'issues/list-for-repo',
       'issues/update',
       'issues/update-comment',
-      'search/issues-and-pull-requests'
+      'search/issues-and-pull-requests',
+      'users/get-authenticated'
     ])
   })
 
