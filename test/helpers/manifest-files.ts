@@ -5,6 +5,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { clusterEnv, testHostname } from './cluster.ts'
 
+// netns.ts holds it without the cluster helpers' imports: `cluster:down` loads that file
+export { serviceYaml } from './netns.ts'
+
 /** An HTTPRoute `name` on the Contour Gateway, sending to Service `backend` on `port`. */
 export function contourRoute(ns: string, name: string, backend: string, port = 8080): string {
   const gw = clusterEnv().gateway
@@ -21,18 +24,6 @@ spec:
   - backendRefs:
     - name: ${backend}
       port: ${port}
-`
-}
-
-export function serviceYaml(name: string): string {
-  return `apiVersion: v1
-kind: Service
-metadata:
-  name: ${name}
-spec:
-  ports:
-  - name: http
-    port: 8080
 `
 }
 

@@ -2,14 +2,12 @@
 // it, against the real kube-apiserver, once per controller (Contour, Envoy Gateway, Traefik), each
 // writing its own real status. Where a controller cannot produce a scenario the test name says so and
 // the status helper writes it instead.
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../../src/model/types.ts'
 import type { ActionResult } from '../helpers/action.ts'
 import { gate, logOf, reportOf } from '../helpers/gate.ts'
+import { manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
 import {
   applyYaml,
   controller,
@@ -52,18 +50,6 @@ spec:
 `
 }
 
-function service(name: string, namespace?: string): string {
-  return `apiVersion: v1
-kind: Service
-metadata:
-  name: ${name}${namespace ? `\n  namespace: ${namespace}` : ''}
-spec:
-  ports:
-  - name: http
-    port: 8080
-`
-}
-
 /** What a controller-manager would write for the Service above (nothing serves the address). */
 function endpointSlice(service: string): string {
   return `apiVersion: discovery.k8s.io/v1
@@ -75,12 +61,6 @@ addressType: IPv4
 endpoints: [{addresses: [${UNSERVED_ENDPOINT}], conditions: {ready: true}}]
 ports: [{name: http, port: 8080, protocol: TCP}]
 `
-}
-
-async function manifestDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-e2e-'))
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text)
-  return dir
 }
 
 /** The remediation must reach the reader in all three places: JSON report, job summary, annotation. */
@@ -123,7 +103,7 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
     it(`1. applies a Service and an HTTPRoute, ${id} accepts it, exit 0 and ready=true`, async () => {
       const ns = await testNamespace('e2e-ready')
       const dir = await manifestDir({
-        'app.yaml': `${service('web')}---\n${httpRoute({ ns, name: 'web', backend: 'web', controller: id })}---\n${endpointSlice('web')}`
+        'app.yaml': `${serviceYaml('web')}---\n${httpRoute({ ns, name: 'web', backend: 'web', controller: id })}---\n${endpointSlice('web')}`
       })
       const result = await gate({ manifests: 'app.yaml', namespace: ns, timeout: '60s' }, dir)
 
