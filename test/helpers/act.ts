@@ -10,20 +10,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { REPO } from './action.ts'
+import { cachedTool } from './cached-tools.ts'
 
 const run = promisify(execFile)
-const BUILD_SCRIPT = path.join(REPO, 'test', 'cluster', 'build-binaries.sh')
-
-let actBinary: string | undefined
-
-/** The act binary, built once into the cache (a warm call costs a stat). */
-export async function act(): Promise<string> {
-  if (actBinary === undefined) {
-    const { stdout } = await run('bash', [BUILD_SCRIPT, 'act'], { maxBuffer: 1 << 20 })
-    actBinary = stdout.trim().split('\n').pop()!
-  }
-  return actBinary
-}
 
 export interface StepResult {
   /** the step's name as act prints it (its `name:`, else its `uses:` or `run:`) */
@@ -148,7 +137,7 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRun
     ...Object.entries(options.env ?? {}).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     ...Object.entries(options.secrets ?? {}).flatMap(([k, v]) => ['-s', `${k}=${v}`])
   ]
-  const binary = await act()
+  const binary = await cachedTool('act')
   const started = Date.now()
   try {
     return await actRun(binary, args, repo, started)

@@ -30,14 +30,21 @@ function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return env
 }
 
+/** How a bundle is started; `node` is the Node executable (default: the one running the tests). */
+interface RunOptions {
+  env?: Record<string, string | undefined>
+  cwd?: string
+  node?: string
+}
+
 function runProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
-  options: { cwd?: string; input?: string; onStdout?: (soFar: string) => void } = {}
+  options: RunOptions & { input?: string; onStdout?: (soFar: string) => void } = {}
 ): Promise<ProcessResult> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, cwd: options.cwd ?? REPO })
+    const child = spawn(options.node ?? process.execPath, args, { env, cwd: options.cwd ?? REPO })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => {
@@ -67,9 +74,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 
 export async function runAction(
   inputs: Record<string, string>,
-  options: {
-    env?: Record<string, string | undefined>
-    cwd?: string
+  options: RunOptions & {
     /** called with the whole log so far whenever more arrives, to wait for a line */
     onStdout?: (soFar: string) => void
   } = {}
@@ -102,7 +107,7 @@ export async function runAction(
 
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}
+  options: RunOptions & { input?: string } = {}
 ): Promise<ProcessResult> {
   return runProcess([CLI, ...args], baseEnv(options.env ?? {}), options)
 }

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
-import { compileCacheDir, MIN_NODE_MAJOR, nodeTooOld } from '../../src/start-up.ts'
+import { compileCacheDir, MIN_NODE, nodeTooOld } from '../../src/start-up.ts'
 import { REPO, runAction, runCli } from '../helpers/action.ts'
 
 const EXAMPLE = 'examples/cluster-dump.yaml'
@@ -17,11 +17,30 @@ const run = promisify(execFile)
 
 describe('the Node version check', () => {
   it('refuses a Node older than package.json engines, in one line naming both versions', () => {
-    expect(MIN_NODE_MAJOR).toBe(24)
-    expect(nodeTooOld('v20.20.2')).toBe('route-gate needs Node 24 or newer; this is v20.20.2')
-    expect(nodeTooOld('v22.12.0')).toBe('route-gate needs Node 24 or newer; this is v22.12.0')
-    expect(nodeTooOld('v24.0.0')).toBeUndefined()
-    expect(nodeTooOld('v26.1.0')).toBeUndefined()
+    expect(MIN_NODE).toEqual([22, 19, 0])
+    const refusal = (v: string) => `route-gate needs Node 22.19 or newer; this is ${v}`
+    for (const old of [
+      'v20.20.2',
+      'v22.0.0',
+      'v22.18.9',
+      'v21.99.0',
+      'v18.20.8',
+      'v2.19.0',
+      'junk'
+    ]) {
+      expect(nodeTooOld(old), old).toBe(refusal(old))
+    }
+    for (const recent of [
+      'v22.19.0',
+      'v22.19.1',
+      'v22.23.5',
+      'v23.0.0',
+      'v24.0.0',
+      'v26.1.0',
+      'v100.0.0'
+    ]) {
+      expect(nodeTooOld(recent), recent).toBeUndefined()
+    }
   })
 
   // The machine's own Node (the first `node` on PATH outside node_modules/.bin, v20 on the CI
@@ -35,8 +54,8 @@ describe('the Node version check', () => {
       env
     )
     const action = await runWith(systemNode.file, ['dist/index.js'], env)
-    const line = `route-gate needs Node ${MIN_NODE_MAJOR} or newer; this is ${systemNode.version}\n`
-    const old = Number(systemNode.version.slice(1).split('.')[0]) < MIN_NODE_MAJOR
+    const line = `${nodeTooOld(systemNode.version)}\n`
+    const old = nodeTooOld(systemNode.version) !== undefined
     // one line and exit 2 where it is too old; on a recent Node the example's verdict (exit 1)
     const refused = (r: typeof cli, out: string): boolean =>
       r.code === 2 &&
