@@ -24,6 +24,7 @@ import {
 import type { Listener } from './world.ts'
 import { yamlScalar } from './yaml.ts'
 import { isListenerSetRef } from '../model/owner.ts'
+import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
@@ -185,10 +186,16 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   }
   for (const a of admissions.filter((x) => x.kind === 'refused')) {
     const protocolSupports = protocolKinds(a.listener.protocol)?.includes(route.kind) ?? false
+    // the spec's kinds admit the Route: the refusal is the controller's supportedKinds
+    const specAdmits =
+      a.listener.kinds.length === 0 ||
+      a.listener.kinds.some((k) => k.group === GATEWAY_GROUP && k.kind === route.kind)
     remedies.push(
-      protocolSupports && a.listener.kinds.length > 0
-        ? `add kind ${route.kind} to allowedRoutes.kinds of listener ${a.listener.name}`
-        : `attach the ${route.kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
+      !protocolSupports
+        ? `attach the ${route.kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
+        : specAdmits
+          ? `attach the ${route.kind} to a listener that takes it, or use a controller that supports ${route.kind}: the controller lists ${a.kinds?.length ? `only ${listing(a.kinds)}` : 'no Route kind'} in status.listeners[name=${a.listener.name}].supportedKinds, though ${a.listener.protocol ?? ''} carries ${route.kind} by the spec`
+          : `add kind ${route.kind} to allowedRoutes.kinds of listener ${a.listener.name}`
     )
   }
   const other = alternatives(all, selected, (l) => admits(admission(l, gateway, route, world)))
@@ -248,19 +255,22 @@ export function explainNoMatchingListenerHostname(context: DiagnosisContext): Di
       : `The ${route.kind}'s hostnames: ${listing(hostnames)}.`
   ]
   const suggestions: string[] = []
+  // a Route without hostnames takes the listener's hostname, whatever it is
+  const takes = (l: Listener): boolean =>
+    hostnames.length === 0 || acceptedHostnames(l.hostname, hostnames).length > 0
   for (const l of candidates) {
     if (l.hostname === undefined) {
       evidence.push(`Listener ${describeListener(l)} sets no hostname, so it matches any hostname.`)
       continue
     }
-    if (acceptedHostnames(l.hostname, hostnames).length === 0) {
+    if (!takes(l)) {
       evidence.push(
         `Listener ${describeListener(l)} accepts ${l.hostname} only; none of the Route's hostnames match it.`
       )
       suggestions.push(hostnameFor(l.hostname, hostnames[0]))
     }
   }
-  const intersecting = candidates.filter((l) => acceptedHostnames(l.hostname, hostnames).length > 0)
+  const intersecting = candidates.filter(takes)
   if (intersecting.length > 0)
     return specDisagrees(context, name, hostnames, intersecting, evidence)
   const remedies: string[] = []
