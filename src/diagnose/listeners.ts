@@ -124,6 +124,12 @@ function gatewayListeners(context: DiagnosisContext):
   return { ref, gateway: found.gateway, label, all, selected: selectListeners(all, ref) }
 }
 
+/** A parentRef's port narrows sectionName too: moving to a listener on another port moves the port. */
+function portToo(ref: ParentRef, listener: Listener | undefined): string {
+  if (ref.port === undefined || listener?.port === ref.port) return ''
+  return listener?.port === undefined ? ' and drop port' : ` and port: ${listener.port}`
+}
+
 /** A listener that the parentRef does not select but that would take the Route: "set sectionName". */
 function alternatives(
   all: Listener[],
@@ -201,7 +207,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const other = alternatives(all, selected, (l) => admits(admission(l, gateway, route, world)))
   if (other.length > 0 && (ref.sectionName !== undefined || ref.port !== undefined)) {
     remedies.push(
-      `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''} in the parentRef)`
+      `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''}${portToo(ref, other[0])} in the parentRef)`
     )
   }
   if (selected.length === 0) evidence.push(`The parentRef selects no listener of ${name}.`)
@@ -296,7 +302,7 @@ export function explainNoMatchingListenerHostname(context: DiagnosisContext): Di
   }
   if (other[0] !== undefined)
     remedies.push(
-      `attach to listener ${other[0].name} instead (set sectionName: ${other[0].name} in the parentRef)`
+      `attach to listener ${other[0].name} instead (set sectionName: ${other[0].name}${portToo(found.ref, other[0])} in the parentRef)`
     )
   const diagnosis: Diagnosis = {
     title: `No listener of ${name} matches the hostnames ${hostnames.length > 0 ? listing(hostnames) : '(none)'}`,

@@ -461,14 +461,14 @@ describe('NotAllowedByListeners: another listener, no listener, no Gateway', () 
     )
   })
 
-  it('offers another listener when a port pins the refusing one', () => {
+  it('offers another listener when a port pins the refusing one, with its port (sectionName alone would select nothing)', () => {
     const world = withGateway([
       { name: 'http', port: 80, protocol: 'HTTP' },
       { name: 'open', port: 8080, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } }
     ])
     const d = notAllowed(route({}), ref('edge', { port: 80 }), world)
     expect(d.remediation).toContain(
-      'attach to listener "open" instead, which admits this HTTPRoute (set sectionName: open'
+      'attach to listener "open" instead, which admits this HTTPRoute (set sectionName: open and port: 8080 in the parentRef)'
     )
   })
 
@@ -609,6 +609,33 @@ describe('NoMatchingListenerHostname', () => {
     ])
     expect(d.remediation).toBe(
       'Add a hostname that listener a accepts to spec.hostnames, e.g. a.example.com; or change the listener hostname to cover www.shop.example.com; or attach to listener c instead (set sectionName: c in the parentRef).'
+    )
+  })
+
+  it('a listener on another port: the parentRef port moves with the sectionName', () => {
+    const world = withGateway([
+      {
+        name: 'a',
+        port: 443,
+        protocol: 'HTTPS',
+        hostname: 'a.example.com',
+        allowedRoutes: { namespaces: { from: 'All' } }
+      },
+      {
+        name: 'shop',
+        port: 8443,
+        protocol: 'HTTPS',
+        hostname: '*.example.com',
+        allowedRoutes: { namespaces: { from: 'All' } }
+      }
+    ])
+    const d = noHostname(
+      route({ hostnames: ['shop.example.com'] }),
+      ref('edge', { port: 443 }),
+      world
+    )
+    expect(d.remediation).toContain(
+      'attach to listener shop instead (set sectionName: shop and port: 8443 in the parentRef)'
     )
   })
 
