@@ -287,6 +287,39 @@ describe('NotAllowedByListeners: several selected listeners', () => {
     expect(d.fix).toBeUndefined()
   })
 
+  it('selected by port: no contradiction while one listener refuses, or one could not read the namespace', () => {
+    const open = {
+      name: 'open',
+      port: 443,
+      protocol: 'HTTPS',
+      hostname: 'open.example.com',
+      allowedRoutes: { namespaces: { from: 'All' } }
+    }
+    const same = { name: 'same', port: 443, protocol: 'HTTPS', hostname: 'same.example.com' }
+    const selector = {
+      name: 'team',
+      port: 443,
+      protocol: 'HTTPS',
+      hostname: 'team.example.com',
+      allowedRoutes: {
+        namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
+      }
+    }
+    const refusing = notAllowed(route({}), ref('edge', { port: 443 }), withGateway([open, same]))
+    expect(refusing.title).toBe(
+      'Gateway infra/edge: listener same does not allow this HTTPRoute from namespace shop'
+    )
+    expect(refusing.evidence.join(' ')).not.toContain('By their spec')
+    const world = withGateway([open, selector])
+    world.namespaces = [namespace('infra')]
+    world.unreadable = ['namespace shop: forbidden (get)']
+    const unknown = notAllowed(route({}), ref('edge', { port: 443 }), world)
+    expect(unknown.evidence).toEqual([
+      'Listener team (port 443, HTTPS, hostname team.example.com) admits namespaces matching team=web; the labels of namespace shop could not be read.',
+      'Could not read namespace shop: forbidden (get).'
+    ])
+  })
+
   it('selected by port: the blind spot is said when one of them could not read its namespace', () => {
     const world = withGateway([
       { name: 'a', port: 443, protocol: 'HTTPS', hostname: 'a.example.com' },
@@ -352,6 +385,7 @@ describe('NotAllowedByListeners: kinds', () => {
     expect(d.evidence).toEqual([
       'Listener http (port 80, HTTP) takes no Route kind, not HTTPRoute.'
     ])
+    expect(d.remediation).toBe('Add kind HTTPRoute to allowedRoutes.kinds of listener http.')
   })
 
   it("reads the selected listener's own supportedKinds, not another listener's", () => {
@@ -662,6 +696,13 @@ describe('NoMatchingListenerHostname', () => {
     expect(d.remediation).not.toMatch(/change the listener hostname/i)
   })
 
+  it('a parentRef that selects no listener and a Route without hostnames: nothing to suggest', () => {
+    expect(noHostname(route({}), ref('web', { sectionName: 'grpc' }))).toEqual({
+      title: 'No listener of Gateway infra/web matches the hostnames (none)',
+      evidence: ['The HTTPRoute sets no hostnames.']
+    })
+  })
+
   it('a Gateway that does not exist: its lookup diagnosis', () => {
     expect(noHostname(route({ hostnames: ['a.example.com'] }), ref('gone')).title).toContain(
       'Gateway infra/gone'
@@ -713,6 +754,12 @@ describe('NoMatchingParent: Gateway listeners', () => {
       'Gateway infra/web has listeners: http (port 80, HTTP), https (port 443, HTTPS, hostname *.example.com) and passthrough (port 8443, TLS).',
       'No listener is named htps.'
     ])
+  })
+
+  it('a wrong sectionName and a port no listener has: both fixes', () => {
+    expect(noParent(route({}), ref('web', { sectionName: 'htps', port: 8080 })).remediation).toBe(
+      'Set sectionName to "https" or "http" (the nearest listener name); or set port to one of the listener ports: 80, 443 and 8443.'
+    )
   })
 
   it('sectionName and port of two different listeners: the named listener port', () => {
@@ -787,6 +834,12 @@ describe('NoMatchingParent: Service parents (GAMMA)', () => {
     })
   })
 
+  it('a port name and a port the Service does not have: both fixes', () => {
+    expect(noParent(route({}), svcRef('cart', { sectionName: 'grpc', port: 80 })).remediation).toBe(
+      'Set sectionName to a port name of the Service: http and metrics; or set port to one of 8080 and 9090.'
+    )
+  })
+
   it('a port and a port name the Service has: nothing to change', () => {
     const d = noParent(route({}), svcRef('cart', { port: 8080, sectionName: 'http' }))
     expect(d.remediation).toBeUndefined()
@@ -825,6 +878,40 @@ describe('findings the spec does not explain', () => {
       'By the Gateway API rules, listener https (port 443, HTTPS, hostname *.example.com) takes the Route, which sets no hostnames.'
     ])
     expect(d.remediation).not.toMatch(/spec\.hostnames|change the listener hostname/i)
+  })
+
+  it('a kind the protocol carries but the controller does not support, with no allowedRoutes.kinds: never "add kind"', () => {
+    const world = (supportedKinds: string[]) =>
+      withGateway(
+        [
+          {
+            name: 'http',
+            port: 80,
+            protocol: 'HTTP',
+            allowedRoutes: { namespaces: { from: 'All' } }
+          }
+        ],
+        {
+          listeners: [
+            {
+              name: 'http',
+              attachedRoutes: 0,
+              supportedKinds: supportedKinds.map((kind) => ({
+                group: 'gateway.networking.k8s.io',
+                kind
+              })),
+              conditions: []
+            }
+          ]
+        }
+      )
+    const grpc = route({}, 'GRPCRoute')
+    expect(notAllowed(grpc, ref('edge'), world(['HTTPRoute'])).remediation).toBe(
+      'Attach the GRPCRoute to a listener that takes it, or use a controller that supports GRPCRoute: the controller lists only HTTPRoute in status.listeners[name=http].supportedKinds, though HTTP carries GRPCRoute by the spec.'
+    )
+    expect(notAllowed(grpc, ref('edge'), world([])).remediation).toContain(
+      'the controller lists no Route kind in status.listeners[name=http].supportedKinds'
+    )
   })
 
   it('a kind already in allowedRoutes.kinds that the controller leaves out of supportedKinds: never "add kind"', () => {
