@@ -331,7 +331,7 @@ function specDisagrees(
   for (const l of intersecting) {
     const taken = acceptedHostnames(l.hostname, hostnames)
     evidence.push(
-      `By the Gateway API rules, listener ${describeListener(l)} takes ${taken.length > 0 && hostnames.length > 0 ? listing(taken) : 'the Route, which sets no hostnames'}.`
+      `By the Gateway API rules, listener ${describeListener(l)} takes ${hostnames.length > 0 ? listing(taken) : 'the Route, which sets no hostnames'}.`
     )
   }
   const routeNames = hostnames.length > 0 ? listing(hostnames) : '(none: any hostname)'

@@ -673,6 +673,33 @@ describe('NoMatchingListenerHostname', () => {
     )
   })
 
+  it('a listener on the same port as the parentRef: only the sectionName to set', () => {
+    const world = withGateway([
+      {
+        name: 'a',
+        port: 443,
+        protocol: 'HTTPS',
+        hostname: 'a.example.com',
+        allowedRoutes: { namespaces: { from: 'All' } }
+      },
+      {
+        name: 'shop',
+        port: 443,
+        protocol: 'HTTPS',
+        hostname: '*.example.com',
+        allowedRoutes: { namespaces: { from: 'All' } }
+      }
+    ])
+    const d = noHostname(
+      route({ hostnames: ['shop.example.com'] }),
+      ref('edge', { sectionName: 'a', port: 443 }),
+      world
+    )
+    expect(d.remediation).toContain(
+      'attach to listener shop instead (set sectionName: shop in the parentRef)'
+    )
+  })
+
   it('the spec and the controller disagree when a selected listener sets no hostname', () => {
     const world = withGateway([
       { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } }
