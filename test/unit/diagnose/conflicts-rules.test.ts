@@ -101,7 +101,9 @@ describe('reportsConflict', () => {
       }
     ])
     expect(reportsConflict(verdict)).toBe(true)
+    // ready on one Gateway, a missing backend on the other: no conflict anywhere
     const unrelated = routeVerdict(mine, [
+      { parentRef: ref('internal'), verdict: 'ready' },
       {
         parentRef: ref('web'),
         finding: { condition: 'ResolvedRefs', reason: 'BackendNotFound', severity: 'error' }
@@ -288,6 +290,10 @@ describe('how matches compare', () => {
       grpc([{ matches: [{ method: { type: 'Exact', service: '*', method: 'List' } }] }])
     ])
     expect(otherMethod.title).toBeUndefined()
+    const get = [{ matches: [{ method: { method: 'Get' } }] }]
+    expect(explain(grpc(get, 'shop'), [grpc(get)]).title).toContain(
+      'and match "gRPC Exact */Get" on Gateway infra/web'
+    )
     expect(otherMethod.evidence[0]).toContain('with an intersecting hostname and the same match')
   })
 })
@@ -407,5 +413,25 @@ describe('precedence: the title names the Route the controller keeps', () => {
       peer('team-b', 'live', partial, { created: '2025-06-01T00:00:00Z' })
     ])
     expect(d.title).toMatch(/^HTTPRoute team-b\/live already holds/)
+  })
+
+  it('orders any number of holders read in reverse order', () => {
+    const names = ['team-e/a', 'team-d/b', 'team-c/a', 'team-b/z', 'team-b/a', 'team-a/a']
+    const d = explain(
+      mine,
+      names.map((n) => peer(n.split('/')[0]!, n.split('/')[1]!, partial))
+    )
+    expect(d.remediation).toContain(
+      'remove the duplicate from HTTPRoute team-a/a, HTTPRoute team-b/a, HTTPRoute team-b/z, HTTPRoute team-c/a and HTTPRoute team-d/b;'
+    )
+    const byAge = explain(
+      mine,
+      ['2025-05-01', '2025-04-01', '2025-03-01', '2025-02-01'].map((day, i) =>
+        peer('team-a', `r${i}`, partial, { created: `${day}T00:00:00Z` })
+      )
+    )
+    expect(byAge.remediation).toContain(
+      'remove the duplicate from HTTPRoute team-a/r3, HTTPRoute team-a/r2, HTTPRoute team-a/r1 and HTTPRoute team-a/r0;'
+    )
   })
 })

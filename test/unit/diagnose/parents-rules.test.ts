@@ -268,6 +268,19 @@ describe('NoStatus: why no controller reported on a Gateway parent', () => {
     expect(runs.evidence.at(-1)).toBe(
       'Gateways infra/a, infra/b, infra/c, infra/d and infra/e of the same class are Accepted or Programmed: the controller runs.'
     )
+    // Accepted without an address yet (Programmed False) still shows the controller runs
+    const acceptedOnly = noStatus(
+      ref('web'),
+      contourWorld({ conditions: [PENDING] }, CRD_DEFAULT, [
+        sibling('accepted', 'contour', {
+          conditions: [
+            condition('Accepted', 'True', 'Accepted'),
+            condition('Programmed', 'False', 'AddressNotAssigned')
+          ]
+        })
+      ])
+    )
+    expect(acceptedOnly.title).toBe(`${WHO} runs but does not serve Gateway infra/web`)
     expect(runs.remediation).toMatch(
       new RegExp(
         `^${WHO.replace(/[()./]/g, '\\$&')} serves infra/a, infra/b, infra/c, infra/d and infra/e of class contour but has not taken Gateway infra/web\\.`
@@ -381,6 +394,7 @@ describe('NoStatus on a Service parent (GAMMA)', () => {
     expect(d.evidence).toEqual([
       'The parentRef names kind Service in group "gateway.networking.k8s.io"; a Service parent needs the core group, written as group: "".'
     ])
+    expect(d.remediation).toMatch(/^Set group: "" in the parentRef/)
     expect(d.fix).toBe(
       'parentRefs:\n  - group: ""\n    kind: Service\n    name: cart\n    namespace: shop\n'
     )
@@ -403,7 +417,7 @@ describe('parentHealth', () => {
             supportedKinds: [{ kind: 'HTTPRoute' }],
             conditions: [
               condition('Accepted', 'False', 'PortUnavailable', { message: 'port 80 in use' }),
-              condition('Programmed', 'True', 'Programmed')
+              condition('Programmed', 'False', 'Invalid')
             ]
           }
         ]
@@ -414,7 +428,8 @@ describe('parentHealth', () => {
   it('says the Gateway and its listener are not Accepted, and leaves the accepted class out', () => {
     expect(parentHealth(ref('web'), unhealthy())).toEqual([
       'Gateway infra/web is not Accepted: Accepted=False (InvalidParameters): bad parametersRef.',
-      'Listener http of Gateway infra/web is not Accepted: Accepted=False (PortUnavailable): port 80 in use.'
+      'Listener http of Gateway infra/web is not Accepted: Accepted=False (PortUnavailable): port 80 in use.',
+      'Listener http of Gateway infra/web is not Programmed: Programmed=False (Invalid).'
     ])
   })
 

@@ -39,5 +39,6 @@ describe('explainTerminating', () => {
     expect(d.evidence.join(' ')).not.toContain('Finalizers still hold it')
     expect(d.remediation).toContain('re-create it once it is gone')
     expect(d.remediation).not.toContain('finalizer')
+    expect(d.remediation).toMatch(/re-create it once it is gone if it should stay\.$/)
   })
 })
