@@ -82,6 +82,26 @@ function rejectedThere(other: RouteObject, parent: ParentRef): boolean {
   )
 }
 
+/**
+ * Gateway API conflict precedence (Contour sorts its Routes the same way): the oldest
+ * creationTimestamp first, then {namespace}/{name} in alphabetical order; a Route without a
+ * creationTimestamp (not read from the cluster) last.
+ */
+function precedence(a: RouteObject, b: RouteObject): number {
+  const [x, y] = [created(a), created(b)]
+  if (x !== y) return x < y ? -1 : 1
+  const [p, q] = [
+    `${a.metadata.namespace}/${a.metadata.name}`,
+    `${b.metadata.namespace}/${b.metadata.name}`
+  ]
+  return p < q ? -1 : p > q ? 1 : 0
+}
+
+const created = (route: RouteObject): number => {
+  const ms = Date.parse(route.metadata.creationTimestamp ?? '')
+  return Number.isNaN(ms) ? Infinity : ms
+}
+
 export function explainConflict(context: DiagnosisContext): Diagnosis {
   const { route, parent } = context
   if (!parent) return { evidence: [] }
@@ -111,6 +131,7 @@ export function explainConflict(context: DiagnosisContext): Diagnosis {
     if (!l4 && same.length === 0) continue
     holders.push({ other, hosts, same })
   }
+  holders.sort((a, b) => precedence(a.other, b.other))
   if (holders.length === 0) {
     return {
       evidence: [

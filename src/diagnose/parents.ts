@@ -254,25 +254,27 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
     evidence.push(
       `GatewayClass ${className} names controller ${controllerName} and has not been accepted by it (${classAccepted ? describeCondition(classAccepted) : 'no Accepted condition'}).`
     )
-    const served = servedSiblings(world, gateway, className)
-    if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
-    if (!statusWritten(gateway))
-      evidence.push(`No controller has written status on Gateway ${name} either.`)
-    return {
-      title: `No controller has accepted GatewayClass ${className} (${controllerName})`,
-      remediation: `Nothing runs for controllerName ${controllerName}: install or start ${who}, or check that the class's controllerName matches the one the installed controller uses.`,
-      evidence
+    // Contour's static provisioning never writes class status, yet accepts the Gateway it serves: the
+    // controller runs and serves this Gateway, so what is left is its silence about this Route
+    if (!serving(gateway)) {
+      const served = servedSiblings(world, gateway, className)
+      if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
+      if (!statusWritten(gateway))
+        evidence.push(`No controller has written status on Gateway ${name} either.`)
+      return {
+        title: `No controller has accepted GatewayClass ${className} (${controllerName})`,
+        remediation: `Nothing runs for controllerName ${controllerName}: install or start ${who}, or check that the class's controllerName matches the one the installed controller uses.`,
+        evidence
+      }
     }
-  }
-  if (classAccepted.status === 'False') {
+  } else if (classAccepted.status === 'False') {
     evidence.push(`GatewayClass ${className} is not Accepted: ${describeCondition(classAccepted)}.`)
     return {
       title: `GatewayClass ${className} is not Accepted by ${controllerName}`,
       remediation: `Fix GatewayClass ${className} as its Accepted condition says (e.g. its parametersRef), then the controller will serve Gateway ${name}.`,
       evidence
     }
-  }
-  evidence.push(`GatewayClass ${className} is Accepted by ${controllerName}.`)
+  } else evidence.push(`GatewayClass ${className} is Accepted by ${controllerName}.`)
   if (!statusWritten(gateway)) {
     evidence.push(
       `No controller has written status on Gateway ${name}: its conditions are still the CRD default.`
@@ -294,13 +296,17 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
 /** Other Gateways of the same class that a controller accepted or programmed: it runs. */
 function servedSiblings(world: World, gateway: KubeObject, className: string): KubeObject[] {
   return world.gateways.filter(
-    (g) =>
-      g !== gateway &&
-      gatewayClassNameOf(g) === className &&
-      statusWritten(g) &&
-      conditionsOf(g.status).some(
-        (c) => (c.type === 'Accepted' || c.type === 'Programmed') && c.status === 'True'
-      )
+    (g) => g !== gateway && gatewayClassNameOf(g) === className && serving(g)
+  )
+}
+
+/** A controller accepted or programmed this Gateway: it runs and serves it. */
+function serving(gateway: KubeObject): boolean {
+  return (
+    statusWritten(gateway) &&
+    conditionsOf(gateway.status).some(
+      (c) => (c.type === 'Accepted' || c.type === 'Programmed') && c.status === 'True'
+    )
   )
 }
 
