@@ -33,7 +33,8 @@ function context(
   reason: string,
   message?: string,
   world: World = baseWorld(),
-  controllerName: string | undefined = ISTIO
+  /** '' for a controller route-gate does not know */
+  controllerName = ISTIO
 ): DiagnosisContext {
   const finding: Finding = {
     condition: 'ResolvedRefs',
@@ -543,7 +544,7 @@ describe('InvalidKind: which references have a kind the controller does not take
         }
       ]
     })
-    const d = explainInvalidKind(context(r, 'InvalidKind', undefined, baseWorld(), undefined))
+    const d = explainInvalidKind(context(r, 'InvalidKind', undefined, baseWorld(), ''))
     expect(d.title).toBe('rule 0 backendRef 1 refers to unsupported kind Bucket')
     expect(d.evidence).toEqual([
       'rule 0 backendRef 1 refers to group "storage.example.com" kind Bucket (assets).'

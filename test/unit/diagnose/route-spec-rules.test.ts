@@ -60,7 +60,10 @@ describe('routeRules: backendRefs and filters', () => {
               {
                 name: 'checkout',
                 port: 80,
-                filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: {} }]
+                filters: [
+                  { type: 'ResponseHeaderModifier', responseHeaderModifier: {} },
+                  { responseHeaderModifier: {} }
+                ]
               },
               { port: 80 },
               { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext', namespace: 'edge' }
@@ -138,6 +141,16 @@ describe('routeRules: matches', () => {
     ])
   })
 
+  it('reads a path with the defaults the CRD applies (PathPrefix /)', () => {
+    expect(
+      matches([{ path: {} }, { path: { value: '/api' } }, { path: { type: 'Exact' } }])
+    ).toEqual([
+      { field: 'path', type: 'PathPrefix', value: '/' },
+      { field: 'path', type: 'PathPrefix', value: '/api' },
+      { field: 'path', type: 'Exact', value: '/' }
+    ])
+  })
+
   it('reads an HTTP method and a gRPC method with its defaults, and skips non-objects', () => {
     expect(matches([{ method: 'POST' }, null, 'GET'])).toEqual([
       { field: 'method', type: 'POST', value: '' }
@@ -146,12 +159,14 @@ describe('routeRules: matches', () => {
       matches(
         [
           { method: { service: 'shop.Cart' } },
+          { method: { method: 'Get' } },
           { method: { type: 'RegularExpression', service: 'shop.*', method: 'Get.*' } }
         ],
         'GRPCRoute'
       )
     ).toEqual([
       { field: 'gRPC method', type: 'Exact', value: 'shop.Cart/*' },
+      { field: 'gRPC method', type: 'Exact', value: '*/Get' },
       { field: 'gRPC method', type: 'RegularExpression', value: 'shop.*/Get.*' }
     ])
   })
