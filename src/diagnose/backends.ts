@@ -86,9 +86,14 @@ function nearMiss(grant: Grant, ref: BackendRef, route: RouteObject): string {
   return `${name} allows references to ${listing(tos) || 'nothing'}, not to ${groupKind(ref)} ${ref.name}.`
 }
 
-/** "HTTPRoute (gateway.networking.k8s.io)", "Service (core)": grants match on both, so both are named. */
+/**
+ * "HTTPRoute (gateway.networking.k8s.io)", "Service (core)": grants match on both, so both are named.
+ * A literal group "core" (a common mistake) must not read like the core group "" it fails to match.
+ */
 function groupKind(x: { group: string; kind: string }): string {
-  return `${x.kind} (${x.group === '' ? 'core' : x.group})`
+  const group =
+    x.group === '' ? 'core' : x.group === 'core' ? 'group "core", not the core group ""' : x.group
+  return `${x.kind} (${group})`
 }
 
 /** The ReferenceGrant apiVersion this cluster serves (discovery), or that the dump's grants carry. */
