@@ -99,6 +99,29 @@ describe('explainRoute', () => {
     expect(parent?.problems[0]?.remediation).toContain('Fix the Gateway')
   })
 
+  it("follows the evidence-based fix with the controller's own fix for a reason like a standard one", () => {
+    const verdict = routeVerdict(
+      route({ rules: [{ backendRefs: [{ name: 'carts', port: 8080 }] }] }),
+      [
+        {
+          parentRef: ref('web'),
+          controllerName: CONTOUR,
+          finding: {
+            condition: 'ResolvedRefs',
+            reason: 'Degraded',
+            severity: 'error',
+            message: 'service "carts" is invalid: service "shop/carts" not found'
+          }
+        }
+      ]
+    )
+    const problem = explainRoute(verdict, contourWorld()).parents[0]?.problems[0]
+    expect(problem?.title).toBe('rule 0 backendRef 0: Service shop/carts does not exist')
+    expect(problem?.remediation).toBe(
+      'Point rule 0 backendRef 0 at "cart" (the nearest existing Service in shop) or create Service shop/carts. Add the backendRefs or port; fix duplicate or invalid header filters.'
+    )
+  })
+
   it('says that a reason is in no catalog, names the controller of the parent, and points at its docs', () => {
     const verdict = routeVerdict(toCart, [
       {
