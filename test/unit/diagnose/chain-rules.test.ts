@@ -246,6 +246,29 @@ describe('the backend hops', () => {
     expect(chain.at(-1)).toEqual(['Service shop/carts:8080', 'broken'])
   })
 
+  it('marks no rule without backendRefs that the controller did not complain about (a direct response)', () => {
+    const spec = {
+      rules: [
+        {
+          matches: [{ path: { type: 'Exact', value: '/healthz' } }],
+          filters: [
+            {
+              type: 'ExtensionRef',
+              extensionRef: { group: 'gateway.envoyproxy.io', kind: 'HTTPRouteFilter', name: 'ok' }
+            }
+          ]
+        },
+        { backendRefs: [{ name: 'carts', port: 8080 }] }
+      ]
+    }
+    const chain = chainOf(spec, {
+      parentRef: ref('web', { sectionName: 'http' }),
+      finding: failed('ResolvedRefs', 'BackendNotFound', 'service shop/carts not found'),
+      conditions: [cond('Accepted', 'True')]
+    })
+    expect(chain.slice(3)).toEqual([['Service shop/carts:8080', 'broken']])
+  })
+
   it('on a message about rules without backendRefs, vouches only for backends read with their port', () => {
     const spec = {
       rules: [

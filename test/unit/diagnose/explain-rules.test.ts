@@ -9,9 +9,11 @@ import {
   baseWorld,
   gateway,
   ref,
+  referenceGrant,
   route,
   routeVerdict
 } from '../../fixtures/diagnose/world.ts'
+import type { KubeObject } from '../../../src/model/types.ts'
 
 const CONTOUR = 'projectcontour.io/gateway-controller'
 const EG = 'gateway.envoyproxy.io/gatewayclass-controller'
@@ -157,5 +159,61 @@ describe('explainRoute', () => {
     expect(problem?.remediation).toBe(
       `${other} uses its own reason QuotaExceeded: read its message. The Route's events (kubectl describe httproute -n shop storefront) and the controller's logs say more.`
     )
+  })
+
+  it('titles a disagreement with the whole first fact, dotted group names included', () => {
+    const world = baseWorld()
+    world.referenceGrants.push(
+      referenceGrant(
+        'payments',
+        'allow-pool',
+        [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'shop' }],
+        [{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'pool' }]
+      )
+    )
+    const toPool = route({
+      rules: [
+        {
+          backendRefs: [
+            {
+              group: 'inference.networking.k8s.io',
+              kind: 'InferencePool',
+              name: 'pool',
+              namespace: 'payments'
+            }
+          ]
+        }
+      ]
+    })
+    const verdict = routeVerdict(toPool, [
+      {
+        parentRef: ref('web'),
+        finding: { condition: 'ResolvedRefs', reason: 'RefNotPermitted', severity: 'error' }
+      }
+    ])
+    expect(explainRoute(verdict, world).parents[0]?.problems[0]?.title).toBe(
+      'RefNotPermitted disagrees with what route-gate read: ReferenceGrant payments/allow-pool permits HTTPRoute in shop to reference InferencePool.inference.networking.k8s.io payments/pool (rule 0 backendRef 0)'
+    )
+  })
+
+  it('keeps the problem, with the catalog advice, when an object of a hand-written dump breaks a gatherer', () => {
+    const nameless = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway'
+    } as unknown as KubeObject
+    const verdict = routeVerdict(route({}), [], {
+      verdict: 'failed',
+      findings: [{ reason: 'NoParentRefs', severity: 'error' }]
+    })
+    const problem = explainRoute(verdict, { ...baseWorld(), gateways: [nameless] }).problems?.[0]
+    expect(problem).toMatchObject({
+      reason: 'NoParentRefs',
+      severity: 'error',
+      title: reasonEntry('NoParentRefs')?.title,
+      remediation: reasonEntry('NoParentRefs')?.remediation
+    })
+    expect(problem?.evidence).toEqual([
+      expect.stringMatching(/^Evidence could not be gathered: .*namespace.*\.$/)
+    ])
   })
 })
