@@ -13,8 +13,13 @@ import {
 import type { ParentRef, RouteKind, RouteObject, World } from '../../../src/model/types.ts'
 import {
   baseWorld,
+  fromAll,
+  fromSelector,
   gateway,
+  listener,
+  listenerStatus,
   namespace,
+  openListener,
   parentVerdict,
   ref,
   route,
@@ -134,10 +139,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
 
   it('from: Selector with several unmet requirements: all of them, and --overwrite when one label exists', () => {
     const world = withGateway([
-      {
-        name: 'https',
-        port: 443,
-        protocol: 'HTTPS',
+      listener('https', 443, 'HTTPS', {
         allowedRoutes: {
           namespaces: {
             from: 'Selector',
@@ -147,7 +149,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
             }
           }
         }
-      }
+      })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence).toEqual([
@@ -158,17 +160,14 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
 
   it('a label to remove (DoesNotExist) never needs --overwrite', () => {
     const world = withGateway([
-      {
-        name: 'https',
-        port: 443,
-        protocol: 'HTTPS',
+      listener('https', 443, 'HTTPS', {
         allowedRoutes: {
           namespaces: {
             from: 'Selector',
             selector: { matchExpressions: [{ key: 'legacy', operator: 'DoesNotExist' }] }
           }
         }
-      }
+      })
     ])
     world.namespaces = [namespace('infra'), namespace('shop', { legacy: 'true' })]
     const d = notAllowed(route({}), ref('edge'), world)
@@ -177,19 +176,9 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
 
   it('a selector on kubernetes.io/metadata.name cannot be met by labelling: only the Gateway change', () => {
     const world = withGateway([
-      {
-        name: 'https',
-        port: 443,
-        protocol: 'HTTPS',
-        allowedRoutes: {
-          namespaces: {
-            from: 'Selector',
-            selector: {
-              matchLabels: { team: 'web', 'kubernetes.io/metadata.name': 'storefront' }
-            }
-          }
-        }
-      }
+      listener('https', 443, 'HTTPS', {
+        allowedRoutes: fromSelector({ team: 'web', 'kubernetes.io/metadata.name': 'storefront' })
+      })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.remediation).toBe(
@@ -218,7 +207,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
 
   it('an unknown from value is reported but not held against the Route, nor taken as a contradiction', () => {
     const world = withGateway([
-      { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'Mesh' } } }
+      listener('http', 80, 'HTTP', { allowedRoutes: { namespaces: { from: 'Mesh' } } })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence[0]).toBe(
@@ -240,16 +229,9 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
 describe('NotAllowedByListeners: several selected listeners', () => {
   // tls refuses the namespace and the kind, team the namespace by its selector, http by from: Same
   const listeners = [
-    { name: 'tls', port: 443, protocol: 'TLS', tls: { mode: 'Passthrough' } },
-    {
-      name: 'team',
-      port: 8080,
-      protocol: 'HTTP',
-      allowedRoutes: {
-        namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
-      }
-    },
-    { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'Same' } } }
+    listener('tls', 443, 'TLS', { tls: { mode: 'Passthrough' } }),
+    listener('team', 8080, 'HTTP', { allowedRoutes: fromSelector({ team: 'web' }) }),
+    listener('http', 80, 'HTTP', { allowedRoutes: { namespaces: { from: 'Same' } } })
   ]
 
   it('names every refusing listener, and changes the from: Same one', () => {
@@ -271,14 +253,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
 
   it('a listener refusing the kind is not fixed by relabelling the namespace', () => {
     const world = withGateway([
-      {
-        name: 'tls',
-        port: 443,
-        protocol: 'TLS',
-        allowedRoutes: {
-          namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
-        }
-      }
+      listener('tls', 443, 'TLS', { allowedRoutes: fromSelector({ team: 'web' }) })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.remediation).toBe(
@@ -288,23 +263,12 @@ describe('NotAllowedByListeners: several selected listeners', () => {
   })
 
   it('selected by port: no contradiction while one listener refuses, or one could not read the namespace', () => {
-    const open = {
-      name: 'open',
-      port: 443,
-      protocol: 'HTTPS',
-      hostname: 'open.example.com',
-      allowedRoutes: { namespaces: { from: 'All' } }
-    }
-    const same = { name: 'same', port: 443, protocol: 'HTTPS', hostname: 'same.example.com' }
-    const selector = {
-      name: 'team',
-      port: 443,
-      protocol: 'HTTPS',
+    const open = openListener('open', 443, 'HTTPS', { hostname: 'open.example.com' })
+    const same = listener('same', 443, 'HTTPS', { hostname: 'same.example.com' })
+    const selector = listener('team', 443, 'HTTPS', {
       hostname: 'team.example.com',
-      allowedRoutes: {
-        namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
-      }
-    }
+      allowedRoutes: fromSelector({ team: 'web' })
+    })
     const refusing = notAllowed(route({}), ref('edge', { port: 443 }), withGateway([open, same]))
     expect(refusing.title).toBe(
       'Gateway infra/edge: listener same does not allow this HTTPRoute from namespace shop'
@@ -322,16 +286,11 @@ describe('NotAllowedByListeners: several selected listeners', () => {
 
   it('selected by port: the blind spot is said when one of them could not read its namespace', () => {
     const world = withGateway([
-      { name: 'a', port: 443, protocol: 'HTTPS', hostname: 'a.example.com' },
-      {
-        name: 'b',
-        port: 443,
-        protocol: 'HTTPS',
+      listener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
+      listener('b', 443, 'HTTPS', {
         hostname: 'b.example.com',
-        allowedRoutes: {
-          namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
-        }
-      }
+        allowedRoutes: fromSelector({ team: 'web' })
+      })
     ])
     world.namespaces = [namespace('infra')]
     world.unreadable = ['namespace shop: forbidden (get)']
@@ -357,12 +316,7 @@ describe('NotAllowedByListeners: kinds', () => {
 
   it('allowedRoutes.kinds narrower than the protocol: add the kind', () => {
     const world = withGateway([
-      {
-        name: 'grpc',
-        port: 80,
-        protocol: 'HTTP',
-        allowedRoutes: { namespaces: { from: 'All' }, kinds: [{ kind: 'GRPCRoute' }] }
-      }
+      listener('grpc', 80, 'HTTP', { allowedRoutes: fromAll([{ kind: 'GRPCRoute' }]) })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence).toEqual(['Listener grpc (port 80, HTTP) takes GRPCRoute, not HTTPRoute.'])
@@ -371,15 +325,9 @@ describe('NotAllowedByListeners: kinds', () => {
 
   it('a kind of another API group in allowedRoutes.kinds does not admit the Gateway API kind', () => {
     const world = withGateway([
-      {
-        name: 'http',
-        port: 80,
-        protocol: 'HTTP',
-        allowedRoutes: {
-          namespaces: { from: 'All' },
-          kinds: [{ group: 'networking.example.io', kind: 'HTTPRoute' }]
-        }
-      }
+      listener('http', 80, 'HTTP', {
+        allowedRoutes: fromAll([{ group: 'networking.example.io', kind: 'HTTPRoute' }])
+      })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence).toEqual([
@@ -393,39 +341,15 @@ describe('NotAllowedByListeners: kinds', () => {
     // supportedKinds (InvalidRouteKinds), so a TCPRoute is refused
     const world = withGateway(
       [
-        {
-          name: 'web',
-          port: 8080,
-          protocol: 'HTTP',
-          allowedRoutes: { namespaces: { from: 'All' } }
-        },
-        {
-          name: 'http',
-          port: 80,
-          protocol: 'HTTP',
-          allowedRoutes: {
-            namespaces: { from: 'All' },
-            kinds: [{ kind: 'HTTPRoute' }, { kind: 'TCPRoute' }]
-          }
-        }
+        openListener('web', 8080, 'HTTP'),
+        listener('http', 80, 'HTTP', {
+          allowedRoutes: fromAll([{ kind: 'HTTPRoute' }, { kind: 'TCPRoute' }])
+        })
       ],
       {
         listeners: [
-          {
-            name: 'web',
-            attachedRoutes: 1,
-            supportedKinds: [
-              { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
-              { group: 'gateway.networking.k8s.io', kind: 'GRPCRoute' }
-            ],
-            conditions: []
-          },
-          {
-            name: 'http',
-            attachedRoutes: 0,
-            supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
-            conditions: []
-          }
+          listenerStatus('web', ['HTTPRoute', 'GRPCRoute'], 1),
+          listenerStatus('http', ['HTTPRoute'])
         ]
       }
     )
@@ -439,15 +363,8 @@ describe('NotAllowedByListeners: kinds', () => {
 
   it('supportedKinds written empty: the listener takes no Route kind', () => {
     const world = withGateway(
-      [
-        {
-          name: 'http',
-          port: 80,
-          protocol: 'HTTP',
-          allowedRoutes: { namespaces: { from: 'All' }, kinds: [{ kind: 'TCPRoute' }] }
-        }
-      ],
-      { listeners: [{ name: 'http', attachedRoutes: 0, supportedKinds: [], conditions: [] }] }
+      [listener('http', 80, 'HTTP', { allowedRoutes: fromAll([{ kind: 'TCPRoute' }]) })],
+      { listeners: [listenerStatus('http', [])] }
     )
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence).toEqual([
@@ -456,14 +373,7 @@ describe('NotAllowedByListeners: kinds', () => {
   })
 
   it('a vendor protocol with no supportedKinds is not held against the Route', () => {
-    const world = withGateway([
-      {
-        name: 'mesh',
-        port: 15008,
-        protocol: 'HBONE',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
-    ])
+    const world = withGateway([openListener('mesh', 15008, 'HBONE')])
     expect(refute(route({}), ref('edge'), world)).toEqual([
       'By its spec, listener mesh (port 15008, HBONE) of Gateway infra/edge admits this HTTPRoute from namespace shop.'
     ])
@@ -471,12 +381,7 @@ describe('NotAllowedByListeners: kinds', () => {
 
   it('a vendor protocol whose allowedRoutes.kinds leave the kind out: attach elsewhere', () => {
     const world = withGateway([
-      {
-        name: 'mesh',
-        port: 15008,
-        protocol: 'HBONE',
-        allowedRoutes: { namespaces: { from: 'All' }, kinds: [{ kind: 'TCPRoute' }] }
-      }
+      listener('mesh', 15008, 'HBONE', { allowedRoutes: fromAll([{ kind: 'TCPRoute' }]) })
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.remediation).toBe(
@@ -496,10 +401,7 @@ describe('NotAllowedByListeners: another listener, no listener, no Gateway', () 
   })
 
   it('offers another listener when a port pins the refusing one, with its port (sectionName alone would select nothing)', () => {
-    const world = withGateway([
-      { name: 'http', port: 80, protocol: 'HTTP' },
-      { name: 'open', port: 8080, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } }
-    ])
+    const world = withGateway([listener('http', 80, 'HTTP'), openListener('open', 8080, 'HTTP')])
     const d = notAllowed(route({}), ref('edge', { port: 80 }), world)
     expect(d.remediation).toContain(
       'attach to listener "open" instead, which admits this HTTPRoute (set sectionName: open and port: 8080 in the parentRef)'
@@ -540,15 +442,7 @@ const noHostname = (r: RouteObject, parentRef: ParentRef, world?: World) =>
 
 describe('NoMatchingListenerHostname', () => {
   it('an exact listener hostname: suggests it, and the listener change for the first Route hostname', () => {
-    const world = withGateway([
-      {
-        name: 'api',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: 'api.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
-    ])
+    const world = withGateway([openListener('api', 443, 'HTTPS', { hostname: 'api.example.com' })])
     const d = noHostname(
       route({ hostnames: ['shop.example.org', 'www.example.org'] }),
       ref('edge'),
@@ -568,14 +462,8 @@ describe('NoMatchingListenerHostname', () => {
 
   it('only the listeners that admit the Route are compared when one does', () => {
     const world = withGateway([
-      { name: 'a', port: 443, protocol: 'HTTPS', hostname: 'a.example.com' },
-      {
-        name: 'b',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: 'b.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
+      listener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
+      openListener('b', 443, 'HTTPS', { hostname: 'b.example.com' })
     ])
     const d = noHostname(
       route({ hostnames: ['shop.example.org'] }),
@@ -591,8 +479,8 @@ describe('NoMatchingListenerHostname', () => {
 
   it('every selected listener is compared when none admits the Route', () => {
     const world = withGateway([
-      { name: 'a', port: 443, protocol: 'HTTPS', hostname: 'a.example.com' },
-      { name: 'b', port: 443, protocol: 'HTTPS', hostname: 'b.example.com' }
+      listener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
+      listener('b', 443, 'HTTPS', { hostname: 'b.example.com' })
     ])
     const d = noHostname(
       route({ hostnames: ['shop.example.org'] }),
@@ -606,30 +494,12 @@ describe('NoMatchingListenerHostname', () => {
 
   it('points at a listener the parentRef does not select that admits the Route and takes the hostname', () => {
     const world = withGateway([
-      {
-        name: 'a',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: 'a.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      },
+      openListener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
       // takes the hostname but refuses namespace shop
-      { name: 'b', port: 443, protocol: 'HTTPS', hostname: '*.shop.example.com' },
-      {
-        name: 'c',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: '*.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      },
+      listener('b', 443, 'HTTPS', { hostname: '*.shop.example.com' }),
+      openListener('c', 443, 'HTTPS', { hostname: '*.example.com' }),
       // admits the Route but not the hostname
-      {
-        name: 'd',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: '*.example.org',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
+      openListener('d', 443, 'HTTPS', { hostname: '*.example.org' })
     ])
     const d = noHostname(
       route({ hostnames: ['www.shop.example.com'] }),
@@ -648,20 +518,8 @@ describe('NoMatchingListenerHostname', () => {
 
   it('a listener on another port: the parentRef port moves with the sectionName', () => {
     const world = withGateway([
-      {
-        name: 'a',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: 'a.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      },
-      {
-        name: 'shop',
-        port: 8443,
-        protocol: 'HTTPS',
-        hostname: '*.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
+      openListener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
+      openListener('shop', 8443, 'HTTPS', { hostname: '*.example.com' })
     ])
     const d = noHostname(
       route({ hostnames: ['shop.example.com'] }),
@@ -675,20 +533,8 @@ describe('NoMatchingListenerHostname', () => {
 
   it('a listener on the same port as the parentRef: only the sectionName to set', () => {
     const world = withGateway([
-      {
-        name: 'a',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: 'a.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      },
-      {
-        name: 'shop',
-        port: 443,
-        protocol: 'HTTPS',
-        hostname: '*.example.com',
-        allowedRoutes: { namespaces: { from: 'All' } }
-      }
+      openListener('a', 443, 'HTTPS', { hostname: 'a.example.com' }),
+      openListener('shop', 443, 'HTTPS', { hostname: '*.example.com' })
     ])
     const d = noHostname(
       route({ hostnames: ['shop.example.com'] }),
@@ -701,9 +547,7 @@ describe('NoMatchingListenerHostname', () => {
   })
 
   it('the spec and the controller disagree when a selected listener sets no hostname', () => {
-    const world = withGateway([
-      { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } }
-    ])
+    const world = withGateway([openListener('http', 80, 'HTTP')])
     const c = context(
       route({ hostnames: ['shop.example.com'] }),
       ref('edge'),
@@ -742,10 +586,7 @@ const noParent = (r: RouteObject, parentRef: ParentRef, world?: World) =>
 
 describe('NoMatchingParent: Gateway listeners', () => {
   it('a mistyped sectionName: the nearest listener that takes the kind, and nothing about ports', () => {
-    const world = withGateway([
-      { name: 'http', port: 80, protocol: 'HTTP' },
-      { name: 'tcp', port: 5432, protocol: 'TCP' }
-    ])
+    const world = withGateway([listener('http', 80, 'HTTP'), listener('tcp', 5432, 'TCP')])
     expect(noParent(route({}), ref('edge', { sectionName: 'htp' }), world)).toEqual({
       title: 'The parentRef sectionName htp matches no listener of Gateway infra/edge',
       evidence: [
@@ -757,10 +598,7 @@ describe('NoMatchingParent: Gateway listeners', () => {
   })
 
   it('no listener takes the kind: the nearest of all names', () => {
-    const world = withGateway([
-      { name: 'http', port: 80, protocol: 'HTTP' },
-      { name: 'https', port: 443, protocol: 'HTTPS' }
-    ])
+    const world = withGateway([listener('http', 80, 'HTTP'), listener('https', 443, 'HTTPS')])
     const d = noParent(route({}, 'TCPRoute'), ref('edge', { sectionName: 'htps' }), world)
     expect(d.remediation).toBe('Set sectionName to "https" or "http" (the nearest listener name).')
   })
@@ -909,29 +747,9 @@ describe('findings the spec does not explain', () => {
 
   it('a kind the protocol carries but the controller does not support, with no allowedRoutes.kinds: never "add kind"', () => {
     const world = (supportedKinds: string[]) =>
-      withGateway(
-        [
-          {
-            name: 'http',
-            port: 80,
-            protocol: 'HTTP',
-            allowedRoutes: { namespaces: { from: 'All' } }
-          }
-        ],
-        {
-          listeners: [
-            {
-              name: 'http',
-              attachedRoutes: 0,
-              supportedKinds: supportedKinds.map((kind) => ({
-                group: 'gateway.networking.k8s.io',
-                kind
-              })),
-              conditions: []
-            }
-          ]
-        }
-      )
+      withGateway([openListener('http', 80, 'HTTP')], {
+        listeners: [listenerStatus('http', supportedKinds)]
+      })
     const grpc = route({}, 'GRPCRoute')
     expect(notAllowed(grpc, ref('edge'), world(['HTTPRoute'])).remediation).toBe(
       'Attach the GRPCRoute to a listener that takes it, or use a controller that supports GRPCRoute: the controller lists only HTTPRoute in status.listeners[name=http].supportedKinds, though HTTP carries GRPCRoute by the spec.'
@@ -945,25 +763,12 @@ describe('findings the spec does not explain', () => {
     // a controller without GRPCRoute support writes supportedKinds without it
     const world = withGateway(
       [
-        {
-          name: 'http',
-          port: 80,
-          protocol: 'HTTP',
-          allowedRoutes: {
-            namespaces: { from: 'All' },
-            kinds: [{ kind: 'HTTPRoute' }, { kind: 'GRPCRoute' }]
-          }
-        }
+        listener('http', 80, 'HTTP', {
+          allowedRoutes: fromAll([{ kind: 'HTTPRoute' }, { kind: 'GRPCRoute' }])
+        })
       ],
       {
-        listeners: [
-          {
-            name: 'http',
-            attachedRoutes: 0,
-            supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
-            conditions: []
-          }
-        ]
+        listeners: [listenerStatus('http', ['HTTPRoute'])]
       }
     )
     const d = notAllowed(route({}, 'GRPCRoute'), ref('edge'), world)
