@@ -55,25 +55,31 @@ function worldWith(...grants: ReturnType<typeof referenceGrant>[]): World {
 const fromShop = (kind = 'HTTPRoute', namespace = 'shop') => ({ group: GW, kind, namespace })
 const toPayments = { group: '', kind: 'Service', name: 'payments' }
 
+/** A Route with one rule that sends to `backendRefs`. */
+const routeTo = (...backendRefs: unknown[]): RouteObject => route({ rules: [{ backendRefs }] })
+
+/** The RefNotPermitted explanation for `r` (by default crossRoute()) in `world`. */
+const notPermitted = (world: World, r: RouteObject = crossRoute(), controllerName?: string) =>
+  explainRefNotPermitted(context(r, 'RefNotPermitted', undefined, world, controllerName))
+const refuteNotPermitted = (world: World, r: RouteObject = crossRoute()) =>
+  refuteRefNotPermitted(context(r, 'RefNotPermitted', undefined, world))
+
+/** The BackendNotFound explanation and refutation, with context's defaults for what is left out. */
+const notFound = (r: RouteObject, message?: string, world?: World, controllerName?: string) =>
+  explainBackendNotFound(context(r, 'BackendNotFound', message, world, controllerName))
+const refuteNotFound = (r: RouteObject, message?: string, world?: World, controllerName?: string) =>
+  refuteBackendNotFound(context(r, 'BackendNotFound', message, world, controllerName))
+
 /** cart in the Route's namespace, payments across namespaces */
 const crossRoute = (): RouteObject =>
-  route({
-    rules: [
-      {
-        backendRefs: [
-          { name: 'cart', port: 8080 },
-          { name: 'payments', namespace: 'payments', port: 9000 }
-        ]
-      }
-    ]
-  })
+  routeTo({ name: 'cart', port: 8080 }, { name: 'payments', namespace: 'payments', port: 9000 })
 
 describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   it('a grant with several froms permits the Route when one of them matches', () => {
     const world = worldWith(
       referenceGrant('payments', 'shop-routes', [fromShop('GRPCRoute'), fromShop()], [toPayments])
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.fix).toBeUndefined()
     expect(d.evidence).toEqual([
       'rule 0 backendRef 1 (Service payments/payments:9000) is permitted by a ReferenceGrant in payments.',
@@ -90,7 +96,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
         [{ group: '', kind: 'Service', name: 'ledger' }, toPayments]
       )
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.fix).toBeUndefined()
     expect(d.title).toBeUndefined()
   })
@@ -99,11 +105,9 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     const world = worldWith(
       referenceGrant('payments', 'any-service', [fromShop()], [{ group: '', kind: 'Service' }])
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.fix).toBeUndefined()
-    expect(
-      refuteRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
-    ).toEqual([
+    expect(refuteNotPermitted(world)).toEqual([
       'ReferenceGrant payments/any-service permits HTTPRoute in shop to reference Service payments/payments:9000 (rule 0 backendRef 1).'
     ])
   })
@@ -112,7 +116,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     const world = worldWith(
       referenceGrant('payments', 'staging', [fromShop('HTTPRoute', 'shop-staging')], [toPayments])
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.evidence).toEqual([
       'rule 0 backendRef 1 refers to Service payments/payments:9000 in another namespace, and no ReferenceGrant in payments permits it.',
       'ReferenceGrant payments/staging allows HTTPRoute (gateway.networking.k8s.io) in shop-staging, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
@@ -129,7 +133,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
         [toPayments]
       )
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.evidence).toContain(
       'ReferenceGrant payments/no-group allows HTTPRoute (core) in shop, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
     )
@@ -139,7 +143,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     const world = worldWith(
       referenceGrant('payments', 'secrets', [fromShop()], [{ group: '', kind: 'Secret' }])
     )
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.evidence).toContain(
       'ReferenceGrant payments/secrets allows references to Secret (core) (any name), not to Service (core) payments.'
     )
@@ -169,9 +173,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('a grant with an empty spec allows nothing', () => {
     const empty = { ...referenceGrant('payments', 'empty', [], []), spec: {} }
-    const d = explainRefNotPermitted(
-      context(crossRoute(), 'RefNotPermitted', undefined, worldWith(empty))
-    )
+    const d = notPermitted(worldWith(empty))
     expect(d.evidence).toContain(
       'ReferenceGrant payments/empty allows nothing, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
     )
@@ -180,9 +182,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   it('a grant with froms but no tos allows references to nothing', () => {
     const grant = referenceGrant('payments', 'half', [fromShop()], [])
     const noTo = { ...grant, spec: { from: [fromShop()] } }
-    const d = explainRefNotPermitted(
-      context(crossRoute(), 'RefNotPermitted', undefined, worldWith(noTo))
-    )
+    const d = notPermitted(worldWith(noTo))
     expect(d.evidence).toContain(
       'ReferenceGrant payments/half allows references to nothing, not to Service (core) payments.'
     )
@@ -200,14 +200,11 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   })
 
   it('permits an Envoy Gateway Backend through a grant to its group, and writes that group in the fix', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext', namespace: 'payments' }
-          ]
-        }
-      ]
+    const r = routeTo({
+      group: 'gateway.envoyproxy.io',
+      kind: 'Backend',
+      name: 'ext',
+      namespace: 'payments'
     })
     const grant = referenceGrant(
       'payments',
@@ -215,13 +212,9 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       [fromShop()],
       [{ group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext' }]
     )
-    const permitted = explainRefNotPermitted(
-      context(r, 'RefNotPermitted', undefined, worldWith(grant), EG)
-    )
+    const permitted = notPermitted(worldWith(grant), r, EG)
     expect(permitted.fix).toBeUndefined()
-    const missing = explainRefNotPermitted(
-      context(r, 'RefNotPermitted', undefined, worldWith(), EG)
-    )
+    const missing = notPermitted(worldWith(), r, EG)
     expect(missing.fix).toContain(
       '  to:\n    - group: gateway.envoyproxy.io\n      kind: Backend\n      name: ext\n'
     )
@@ -231,18 +224,12 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   })
 
   it('says which reference a grant covers and proposes one only for the other', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { name: 'payments', namespace: 'payments', port: 9000 },
-            { name: 'ledger', namespace: 'payments', port: 8080 }
-          ]
-        }
-      ]
-    })
+    const r = routeTo(
+      { name: 'payments', namespace: 'payments', port: 9000 },
+      { name: 'ledger', namespace: 'payments', port: 8080 }
+    )
     const world = worldWith(referenceGrant('payments', 'shop-routes', [fromShop()], [toPayments]))
-    const d = explainRefNotPermitted(context(r, 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world, r)
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 (Service payments/payments:9000) is permitted by a ReferenceGrant in payments.',
       'rule 0 backendRef 1 refers to Service payments/ledger:8080 in another namespace, and no ReferenceGrant in payments permits it.',
@@ -265,7 +252,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       ]
     })
     const world = { ...worldWith(), served: { ReferenceGrant: 'gateway.networking.k8s.io/v1' } }
-    const d = explainRefNotPermitted(context(r, 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world, r)
     expect(d.fix).toBe(
       [
         'apiVersion: gateway.networking.k8s.io/v1',
@@ -310,14 +297,12 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('takes the served version from the grants a dump holds when discovery is absent', () => {
     const v1 = { ...referenceGrant('payments', 'other', [], []), apiVersion: `${GW}/v1` }
-    const d = explainRefNotPermitted(
-      context(crossRoute(), 'RefNotPermitted', undefined, worldWith(v1))
-    )
+    const d = notPermitted(worldWith(v1))
     expect(d.fix?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
   })
 
   it('explains a RefNotPermitted on a Route without cross-namespace backendRefs', () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart', port: 8080 }] }] })
+    const r = routeTo({ name: 'cart', port: 8080 })
     const d = explainRefNotPermitted(
       context(r, 'RefNotPermitted', 'cross-namespace filter reference not permitted')
     )
@@ -333,7 +318,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       ...worldWith(),
       unreadable: ['referencegrants in namespace payments: forbidden (list)']
     }
-    const d = explainRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
+    const d = notPermitted(world)
     expect(d.evidence).toEqual([
       'Could not read referencegrants in namespace payments: forbidden (list).'
     ])
@@ -344,9 +329,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       ...worldWith(referenceGrant('payments', 'shop-routes', [fromShop()], [toPayments])),
       unreadable: ['referencegrants in namespace payments: forbidden (list)']
     }
-    expect(
-      refuteRefNotPermitted(context(crossRoute(), 'RefNotPermitted', undefined, world))
-    ).toEqual([])
+    expect(refuteNotPermitted(world)).toEqual([])
   })
 
   it('refutes a RefNotPermitted from the cross-namespace references only, through explainRoute', () => {
@@ -370,32 +353,27 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
 describe('BackendNotFound: what route-gate read about each backendRef', () => {
   it('does not refute "no EndpointSlices": the Service exists but its Pods may not', () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart', port: 8080 }] }] })
+    const r = routeTo({ name: 'cart', port: 8080 })
     const message = 'no EndpointSlices found for Service shop/cart'
-    expect(refuteBackendNotFound(context(r, 'BackendNotFound', message))).toEqual([])
-    expect(refuteBackendNotFound(context(r, 'BackendNotFound'))).toEqual([
+    expect(refuteNotFound(r, message)).toEqual([])
+    expect(refuteNotFound(r)).toEqual([
       'Service shop/cart exists with port 8080 (rule 0 backendRef 0).'
     ])
   })
 
   it('does not refute for a backend it does not look up, a ref without port, or unreadable Services', () => {
-    const backend = route({
-      rules: [
-        {
-          backendRefs: [
-            { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'cart', port: 8080 }
-          ]
-        }
-      ]
+    const backend = routeTo({
+      group: 'gateway.envoyproxy.io',
+      kind: 'Backend',
+      name: 'cart',
+      port: 8080
     })
-    expect(
-      refuteBackendNotFound(context(backend, 'BackendNotFound', undefined, baseWorld(), EG))
-    ).toEqual([])
-    const portless = route({ rules: [{ backendRefs: [{ name: 'cart' }] }] })
-    expect(refuteBackendNotFound(context(portless, 'BackendNotFound'))).toEqual([])
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart', port: 8080 }] }] })
+    expect(refuteNotFound(backend, undefined, baseWorld(), EG)).toEqual([])
+    const portless = routeTo({ name: 'cart' })
+    expect(refuteNotFound(portless)).toEqual([])
+    const r = routeTo({ name: 'cart', port: 8080 })
     const blind = { ...baseWorld(), unreadable: ['services in namespace shop: forbidden (list)'] }
-    expect(refuteBackendNotFound(context(r, 'BackendNotFound', undefined, blind))).toEqual([])
+    expect(refuteNotFound(r, undefined, blind)).toEqual([])
   })
 
   it('says which rules have no backendRefs, in the plural', () => {
@@ -406,9 +384,7 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
         { matches: [{ path: { type: 'PathPrefix', value: '/older' } }] }
       ]
     })
-    const d = explainBackendNotFound(
-      context(r, 'BackendNotFound', 'At least one Spec.Rules.BackendRef must be specified.')
-    )
+    const d = notFound(r, 'At least one Spec.Rules.BackendRef must be specified.')
     expect(d.title).toBe('Rules 1 and 2 of the HTTPRoute have no backendRefs')
     expect(d.remediation).toBe(
       'Add backendRefs (or a RequestRedirect filter) to rules 1 and 2, or remove them if answering its requests with HTTP 500 is not intended.'
@@ -417,17 +393,11 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   })
 
   it('looks up only Service backendRefs and says which others it does not', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { name: 'cart', port: 8080 },
-            { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext', port: 443 }
-          ]
-        }
-      ]
-    })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound', undefined, baseWorld(), EG))
+    const r = routeTo(
+      { name: 'cart', port: 8080 },
+      { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext', port: 443 }
+    )
+    const d = notFound(r, undefined, baseWorld(), EG)
     expect(d.evidence).toEqual([
       'Service shop/cart exists with port 8080.',
       'rule 0 backendRef 1 refers to Backend.gateway.envoyproxy.io shop/ext:443, which route-gate does not look up.'
@@ -437,19 +407,8 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   })
 
   it('takes the title from the first backendRef that has a problem, and joins the remedies', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { name: 'cart', port: 8080 },
-            { name: 'carts', port: 8080 }
-          ]
-        }
-      ]
-    })
-    const d = explainBackendNotFound(
-      context(r, 'BackendNotFound', 'no EndpointSlices found for the backend')
-    )
+    const r = routeTo({ name: 'cart', port: 8080 }, { name: 'carts', port: 8080 })
+    const d = notFound(r, 'no EndpointSlices found for the backend')
     expect(d.title).toBe('rule 0 backendRef 1: Service shop/carts does not exist')
     expect(d.evidence).toEqual([
       'The message says the Service has no EndpointSlices: the Service may exist but select no Pods.',
@@ -463,10 +422,8 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   })
 
   it('says a namespace has no Services and proposes creating the one named', () => {
-    const r = route({
-      rules: [{ backendRefs: [{ name: 'invoices', namespace: 'billing', port: 80 }] }]
-    })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound'))
+    const r = routeTo({ name: 'invoices', namespace: 'billing', port: 80 })
+    const d = notFound(r)
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 refers to Service billing/invoices, which does not exist.',
       'Namespace billing has no Services.'
@@ -480,14 +437,14 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
     const world = baseWorld()
     const names = Array.from({ length: 12 }, (_, i) => `svc-${String(i).padStart(2, '0')}`)
     world.services = names.map((n) => service('big', n, [{ port: 80 }]))
-    const r = route({ rules: [{ backendRefs: [{ name: 'web', namespace: 'big', port: 80 }] }] })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound', undefined, world))
+    const r = routeTo({ name: 'web', namespace: 'big', port: 80 })
+    const d = notFound(r, undefined, world)
     expect(d.evidence[1]).toBe(`Services in big: ${names.slice(0, 9).join(', ')} and svc-09.`)
   })
 
   it('tells to replace an ExternalName Service', () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'legacy', port: 80 }] }] })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound'))
+    const r = routeTo({ name: 'legacy', port: 80 })
+    const d = notFound(r)
     expect(d.title).toBe('rule 0 backendRef 0: Service shop/legacy is an ExternalName Service')
     expect(d.evidence).toEqual([
       'Service shop/legacy is of type ExternalName, which most controllers do not accept as a backend.'
@@ -498,8 +455,8 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   })
 
   it('names the ports to choose from for a backendRef without port', () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart' }] }] })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound'))
+    const r = routeTo({ name: 'cart' })
+    const d = notFound(r)
     expect(d.title).toBe('rule 0 backendRef 0 (Service shop/cart) has no port')
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 (Service shop/cart) has no port; the Service has ports 8080 (http) and 9090 (metrics).'
@@ -510,18 +467,18 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   })
 
   it("accepts any of the Service's ports, not only its first", () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart', port: 9090 }] }] })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound'))
+    const r = routeTo({ name: 'cart', port: 9090 })
+    const d = notFound(r)
     expect(d.evidence).toEqual(['Service shop/cart exists with port 9090.'])
     expect(d.remediation).toBeUndefined()
-    expect(refuteBackendNotFound(context(r, 'BackendNotFound'))).toEqual([
+    expect(refuteNotFound(r)).toEqual([
       'Service shop/cart exists with port 9090 (rule 0 backendRef 0).'
     ])
   })
 
   it('for a port that is neither a port nor a targetPort, lists the ports', () => {
-    const r = route({ rules: [{ backendRefs: [{ name: 'cart', port: 8081 }] }] })
-    const d = explainBackendNotFound(context(r, 'BackendNotFound'))
+    const r = routeTo({ name: 'cart', port: 8081 })
+    const d = notFound(r)
     expect(d.title).toBe('rule 0 backendRef 0: Service shop/cart has no port 8081')
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 asks for port 8081, but Service shop/cart has ports 8080 (http) and 9090 (metrics).'
@@ -534,16 +491,10 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
 
 describe('InvalidKind: which references have a kind the controller does not take', () => {
   it('names only the non-Service backendRef and proposes a core Service for an unknown controller', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { name: 'cart', port: 8080 },
-            { group: 'storage.example.com', kind: 'Bucket', name: 'assets' }
-          ]
-        }
-      ]
-    })
+    const r = routeTo(
+      { name: 'cart', port: 8080 },
+      { group: 'storage.example.com', kind: 'Bucket', name: 'assets' }
+    )
     const d = explainInvalidKind(context(r, 'InvalidKind', undefined, baseWorld(), ''))
     expect(d.title).toBe('rule 0 backendRef 1 refers to unsupported kind Bucket')
     expect(d.evidence).toEqual([
@@ -553,16 +504,10 @@ describe('InvalidKind: which references have a kind the controller does not take
   })
 
   it('focuses on the backend the message names, dotted names included', () => {
-    const r = route({
-      rules: [
-        {
-          backendRefs: [
-            { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'api-v1', port: 443 },
-            { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'api.v1', port: 443 }
-          ]
-        }
-      ]
-    })
+    const r = routeTo(
+      { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'api-v1', port: 443 },
+      { group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'api.v1', port: 443 }
+    )
     const d = explainInvalidKind(
       context(
         r,
