@@ -12,6 +12,7 @@ import {
   baseWorld,
   gateway,
   gatewayClass,
+  listener,
   parentVerdict,
   ref,
   route
@@ -402,26 +403,38 @@ describe('NoStatus on a Service parent (GAMMA)', () => {
 })
 
 describe('parentHealth', () => {
+  /** Gateway infra/web with one HTTP listener, its status conditions and its listener's. */
+  const web = (
+    conditions: ReturnType<typeof condition>[],
+    listenerConditions: ReturnType<typeof condition>[],
+    attachedRoutes: number
+  ) =>
+    gateway('infra', 'web', 'istio', [listener('http', 80, 'HTTP')], {
+      conditions,
+      listeners: [
+        {
+          name: 'http',
+          attachedRoutes,
+          supportedKinds: [{ kind: 'HTTPRoute' }],
+          conditions: listenerConditions
+        }
+      ]
+    })
+
   const unhealthy = (): World => ({
     ...baseWorld(),
     gateways: [
-      gateway('infra', 'web', 'istio', [{ name: 'http', port: 80, protocol: 'HTTP' }], {
-        conditions: [
+      web(
+        [
           condition('Accepted', 'False', 'InvalidParameters', { message: 'bad parametersRef' }),
           condition('Programmed', 'True', 'Programmed')
         ],
-        listeners: [
-          {
-            name: 'http',
-            attachedRoutes: 0,
-            supportedKinds: [{ kind: 'HTTPRoute' }],
-            conditions: [
-              condition('Accepted', 'False', 'PortUnavailable', { message: 'port 80 in use' }),
-              condition('Programmed', 'False', 'Invalid')
-            ]
-          }
-        ]
-      })
+        [
+          condition('Accepted', 'False', 'PortUnavailable', { message: 'port 80 in use' }),
+          condition('Programmed', 'False', 'Invalid')
+        ],
+        0
+      )
     ]
   })
 
@@ -443,24 +456,15 @@ describe('parentHealth', () => {
   it('nothing for a Gateway whose listeners all report True', () => {
     const world = baseWorld()
     world.gateways = [
-      gateway('infra', 'web', 'istio', [{ name: 'http', port: 80, protocol: 'HTTP' }], {
-        conditions: [
+      web(
+        [condition('Accepted', 'True', 'Accepted'), condition('Programmed', 'True', 'Programmed')],
+        [
           condition('Accepted', 'True', 'Accepted'),
-          condition('Programmed', 'True', 'Programmed')
+          condition('Programmed', 'True', 'Programmed'),
+          condition('ResolvedRefs', 'True', 'ResolvedRefs')
         ],
-        listeners: [
-          {
-            name: 'http',
-            attachedRoutes: 1,
-            supportedKinds: [{ kind: 'HTTPRoute' }],
-            conditions: [
-              condition('Accepted', 'True', 'Accepted'),
-              condition('Programmed', 'True', 'Programmed'),
-              condition('ResolvedRefs', 'True', 'ResolvedRefs')
-            ]
-          }
-        ]
-      })
+        1
+      )
     ]
     expect(parentHealth(ref('web'), world)).toEqual([])
   })
