@@ -17,6 +17,7 @@ import { explainRoute } from '../../../src/diagnose/explain.ts'
 import type { Finding, RouteObject, World } from '../../../src/model/types.ts'
 import {
   baseWorld,
+  grantFrom,
   ref,
   referenceGrant,
   route,
@@ -52,7 +53,6 @@ function worldWith(...grants: ReturnType<typeof referenceGrant>[]): World {
   return { ...baseWorld(), referenceGrants: grants }
 }
 
-const fromShop = (kind = 'HTTPRoute', namespace = 'shop') => ({ group: GW, kind, namespace })
 const toPayments = { group: '', kind: 'Service', name: 'payments' }
 
 /** A Route with one rule that sends to `backendRefs`. */
@@ -77,7 +77,7 @@ const crossRoute = (): RouteObject =>
 describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   it('a grant with several froms permits the Route when one of them matches', () => {
     const world = worldWith(
-      referenceGrant('payments', 'shop-routes', [fromShop('GRPCRoute'), fromShop()], [toPayments])
+      referenceGrant('payments', 'shop-routes', [grantFrom('GRPCRoute'), grantFrom()], [toPayments])
     )
     const d = notPermitted(world)
     expect(d.fix).toBeUndefined()
@@ -92,7 +92,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       referenceGrant(
         'payments',
         'shop-routes',
-        [fromShop()],
+        [grantFrom()],
         [{ group: '', kind: 'Service', name: 'ledger' }, toPayments]
       )
     )
@@ -103,7 +103,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('a grant without a to name permits every Service of the namespace', () => {
     const world = worldWith(
-      referenceGrant('payments', 'any-service', [fromShop()], [{ group: '', kind: 'Service' }])
+      referenceGrant('payments', 'any-service', [grantFrom()], [{ group: '', kind: 'Service' }])
     )
     const d = notPermitted(world)
     expect(d.fix).toBeUndefined()
@@ -114,7 +114,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('a grant from the Route kind in another namespace does not permit it', () => {
     const world = worldWith(
-      referenceGrant('payments', 'staging', [fromShop('HTTPRoute', 'shop-staging')], [toPayments])
+      referenceGrant('payments', 'staging', [grantFrom('HTTPRoute', 'shop-staging')], [toPayments])
     )
     const d = notPermitted(world)
     expect(d.evidence).toEqual([
@@ -141,7 +141,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('a grant to kind Secret (any name) does not permit a Service', () => {
     const world = worldWith(
-      referenceGrant('payments', 'secrets', [fromShop()], [{ group: '', kind: 'Secret' }])
+      referenceGrant('payments', 'secrets', [grantFrom()], [{ group: '', kind: 'Secret' }])
     )
     const d = notPermitted(world)
     expect(d.evidence).toContain(
@@ -156,7 +156,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       referenceGrant(
         'payments',
         'core-group',
-        [fromShop()],
+        [grantFrom()],
         [{ group: 'core', kind: 'Service', name: 'payments' }]
       )
     )
@@ -180,8 +180,8 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   })
 
   it('a grant with froms but no tos allows references to nothing', () => {
-    const grant = referenceGrant('payments', 'half', [fromShop()], [])
-    const noTo = { ...grant, spec: { from: [fromShop()] } }
+    const grant = referenceGrant('payments', 'half', [grantFrom()], [])
+    const noTo = { ...grant, spec: { from: [grantFrom()] } }
     const d = notPermitted(worldWith(noTo))
     expect(d.evidence).toContain(
       'ReferenceGrant payments/half allows references to nothing, not to Service (core) payments.'
@@ -189,7 +189,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   })
 
   it("a grant in the Route's own namespace does not count: it must be in the backend's", () => {
-    const world = worldWith(referenceGrant('shop', 'wrong-place', [fromShop()], [toPayments]))
+    const world = worldWith(referenceGrant('shop', 'wrong-place', [grantFrom()], [toPayments]))
     const c = context(crossRoute(), 'RefNotPermitted', undefined, world)
     const d = explainRefNotPermitted(c)
     expect(d.evidence).toEqual([
@@ -209,7 +209,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     const grant = referenceGrant(
       'payments',
       'backends',
-      [fromShop()],
+      [grantFrom()],
       [{ group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext' }]
     )
     const permitted = notPermitted(worldWith(grant), r, EG)
@@ -228,7 +228,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       { name: 'payments', namespace: 'payments', port: 9000 },
       { name: 'ledger', namespace: 'payments', port: 8080 }
     )
-    const world = worldWith(referenceGrant('payments', 'shop-routes', [fromShop()], [toPayments]))
+    const world = worldWith(referenceGrant('payments', 'shop-routes', [grantFrom()], [toPayments]))
     const d = notPermitted(world, r)
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 (Service payments/payments:9000) is permitted by a ReferenceGrant in payments.',
@@ -326,14 +326,14 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
 
   it('does not refute the controller in a namespace whose grants could not be read', () => {
     const world = {
-      ...worldWith(referenceGrant('payments', 'shop-routes', [fromShop()], [toPayments])),
+      ...worldWith(referenceGrant('payments', 'shop-routes', [grantFrom()], [toPayments])),
       unreadable: ['referencegrants in namespace payments: forbidden (list)']
     }
     expect(refuteNotPermitted(world)).toEqual([])
   })
 
   it('refutes a RefNotPermitted from the cross-namespace references only, through explainRoute', () => {
-    const world = worldWith(referenceGrant('payments', 'shop-routes', [fromShop()], [toPayments]))
+    const world = worldWith(referenceGrant('payments', 'shop-routes', [grantFrom()], [toPayments]))
     const finding: Finding = {
       condition: 'ResolvedRefs',
       reason: 'RefNotPermitted',

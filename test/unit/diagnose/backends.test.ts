@@ -4,6 +4,7 @@ import type { Finding, Problem, RouteObject, World } from '../../../src/model/ty
 import {
   MODES,
   baseWorld,
+  grantFrom,
   ref,
   referenceGrant,
   route,
@@ -99,7 +100,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
       referenceGrant(
         'payments',
         'other',
-        [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'shop' }],
+        [grantFrom()],
         [{ group: '', kind: 'Service', name: 'ledger' }]
       )
     )

@@ -7,6 +7,7 @@ import type { Finding, World } from '../../../src/model/types.ts'
 import {
   WEB_LISTENERS,
   baseWorld,
+  grantFrom,
   gateway,
   ref,
   referenceGrant,
@@ -167,7 +168,7 @@ describe('explainRoute', () => {
       referenceGrant(
         'payments',
         'allow-pool',
-        [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: 'shop' }],
+        [grantFrom()],
         [{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'pool' }]
       )
     )
