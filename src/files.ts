@@ -3,7 +3,7 @@
 // /dev/zero would never end, and a pull request can commit a symlink to either. Reads stop at a byte
 // cap the error names. Files written are private to the user. A path that cannot be used is the
 // user's input to fix (exit 2), not a failed gate.
-import { constants, type Stats } from 'node:fs'
+import { constants, statSync, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from './errors.ts'
 
@@ -30,6 +30,29 @@ async function regularFile(handle: FileHandle, label: string): Promise<Stats> {
     throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
   }
   return info
+}
+
+/**
+ * Refuses, before another library reads it synchronously (a kubeconfig and the certificate files it
+ * names), what is no regular file or is over `maxBytes`. Stat does not open the file: a FIFO does
+ * not block it.
+ */
+export function checkRegularFile(file: string, label: string, maxBytes = MAX_FILE_BYTES): void {
+  let info: Stats
+  try {
+    info = statSync(file)
+  } catch (error) {
+    const code = codeOf(error)
+    throw new InputError(
+      `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`
+    )
+  }
+  if (!info.isFile()) throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
+  if (info.size > maxBytes) {
+    throw new InputError(
+      `${label}: ${info.size} bytes is too large (at most ${maxBytes / MIB} MiB)`
+    )
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { homedir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import { ClusterError, InputError } from '../errors.ts'
+import { checkRegularFile } from '../files.ts'
 import { maskClusterUserinfo, maskRawSecrets, maskUsers, withoutUserinfo } from './secrets.ts'
 
 export interface KubeConfigSource {
@@ -36,6 +37,8 @@ function parseProblem(error: unknown): string {
 }
 
 function loadFile(kubeConfig: KubeConfig, file: string): void {
+  // client-node reads it with readFileSync: a FIFO would hang the run before any timeout starts
+  checkRegularFile(file, `Invalid kubeconfig ${file}`)
   try {
     kubeConfig.loadFromFile(file)
   } catch (error) {
@@ -91,6 +94,21 @@ function loadSource(source: KubeConfigSource): KubeConfig {
   )
 }
 
+/** The certificate and key files the context names, which client-node reads synchronously too. */
+function checkCredentialFiles(kubeConfig: KubeConfig, contextName: string): void {
+  const cluster = kubeConfig.getCurrentCluster()
+  const user = kubeConfig.getCurrentUser()
+  const files: [string | undefined, string][] = [
+    [cluster?.caFile, `cluster "${cluster?.name}" certificate-authority`],
+    [user?.certFile, `user "${user?.name}" client-certificate`],
+    [user?.keyFile, `user "${user?.name}" client-key`]
+  ]
+  for (const [file, field] of files) {
+    if (file)
+      checkRegularFile(file, `Invalid kubeconfig (context "${contextName}"): ${field} ${file}`)
+  }
+}
+
 export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
   const kubeConfig = loadSource(source)
   maskUsers(kubeConfig.getUsers(), source.mask)
@@ -118,6 +136,7 @@ export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
       `Context "${contextName}" names cluster "${context.cluster}", which the kubeconfig does not define`
     )
   }
+  checkCredentialFiles(kubeConfig, contextName)
   return {
     kubeConfig,
     server: withoutUserinfo(cluster.server),
