@@ -16,12 +16,16 @@ export interface Pki {
   saPub: string
 }
 
-export function makePki(dir: string): Pki {
-  mkdirSync(dir, { recursive: true })
-  const openssl = (...args: string[]): void => {
+/** openssl with `dir` as its working directory, quiet unless it fails. */
+function opensslIn(dir: string): (...args: string[]) => void {
+  return (...args) => {
     execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
   }
-  openssl(
+}
+
+/** A self-signed CA in `dir` (ca.key, ca.crt). */
+export function makeCa(dir: string, subject: string): void {
+  opensslIn(dir)(
     'req',
     '-x509',
     '-newkey',
@@ -34,51 +38,67 @@ export function makePki(dir: string): Pki {
     '-days',
     '365',
     '-subj',
-    '/CN=route-gate-test-ca',
+    subject,
     '-addext',
     'basicConstraints=critical,CA:TRUE',
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign,digitalSignature'
   )
-  const sign = (name: string, subject: string, extensions: string): void => {
-    writeFileSync(join(dir, `${name}.ext`), extensions)
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      subject
-    )
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.crt`,
-      '-days',
-      '365',
-      '-extfile',
-      `${name}.ext`
-    )
-  }
-  sign(
+}
+
+/** `<name>.key` and `<name>.crt` in `dir`, signed by its CA, with these x509v3 extensions. */
+export function signCertificate(
+  dir: string,
+  name: string,
+  subject: string,
+  extensions: string
+): void {
+  const openssl = opensslIn(dir)
+  writeFileSync(join(dir, `${name}.ext`), extensions)
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    subject
+  )
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '365',
+    '-extfile',
+    `${name}.ext`
+  )
+}
+
+export function makePki(dir: string): Pki {
+  mkdirSync(dir, { recursive: true })
+  const openssl = opensslIn(dir)
+  makeCa(dir, '/CN=route-gate-test-ca')
+  signCertificate(
+    dir,
     'apiserver',
     '/CN=kube-apiserver',
     'subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n' +
       'extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n'
   )
-  sign(
+  signCertificate(
+    dir,
     'admin',
     '/O=system:masters/CN=admin',
     'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n'

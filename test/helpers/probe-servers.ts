@@ -1,6 +1,5 @@
 // Loopback HTTP and HTTPS servers for the probe's tests, and a throw-away CA with a certificate for
 // chosen DNS names (openssl). Everything listens on 127.0.0.1 only.
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
@@ -8,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { ProbeRequest } from '../../src/probe/plan.ts'
+import { makeCa, signCertificate } from '../cluster/pki.ts'
 
 export interface SeenRequest {
   method: string
@@ -35,65 +35,13 @@ export interface TestPki {
 
 export function makeTestPki(dnsNames: string[]): TestPki {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'route-gate-probe-pki-'))
-  const openssl = (...args: string[]): void => {
-    execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
-  }
   try {
-    openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.crt',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=route-gate-probe-test-ca',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign'
-    )
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'leaf.key',
-      '-out',
-      'leaf.csr',
-      '-subj',
-      `/CN=${dnsNames[0]}`
-    )
-    const ext = path.join(dir, 'leaf.ext')
-    execFileSync('sh', [
-      '-c',
-      `printf 'subjectAltName=%s\\n' "$1" > "$2"`,
-      'sh',
-      dnsNames.map((n) => `DNS:${n}`).join(','),
-      ext
-    ])
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      'leaf.csr',
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      'leaf.crt',
-      '-days',
-      '2',
-      '-extfile',
-      ext
+    makeCa(dir, '/CN=route-gate-probe-test-ca')
+    signCertificate(
+      dir,
+      'leaf',
+      `/CN=${dnsNames[0]}`,
+      `subjectAltName=${dnsNames.map((n) => `DNS:${n}`).join(',')}\n`
     )
     const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8')
     return { ca: read('ca.crt'), cert: read('leaf.crt'), key: read('leaf.key') }
