@@ -10,24 +10,14 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ENV_FILE_VARIABLE, envFilePath, REPO_ROOT } from '../test/cluster/env.ts'
 import { clusterEnv, controller, testHostname, testNamespace } from '../test/helpers/cluster.ts'
+import { httpRouteYaml } from '../test/helpers/manifest-files.ts'
 import { endpointSliceYaml, serviceYaml, startNetnsBackend } from '../test/helpers/netns.ts'
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js')
 
 function routeYaml(name: string, hostname: string): string {
-  const gw = controller('traefik').gateway
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${name}
-spec:
-  parentRefs:
-  - { name: ${gw.name}, namespace: ${gw.namespace}, sectionName: http }
-  hostnames: [${hostname}]
-  rules:
-  - backendRefs:
-    - { name: web, port: 8080 }
-`
+  const gateway = controller('traefik').gateway
+  return httpRouteYaml({ name, gateway, sectionName: 'http', hostname, backend: 'web' })
 }
 
 function timedRun(args: string[]): Promise<number> {

@@ -8,23 +8,43 @@ import { clusterEnv, testHostname } from './cluster.ts'
 // netns.ts holds it without the cluster helpers' imports: `cluster:down` loads that file
 export { serviceYaml } from './netns.ts'
 
-/** An HTTPRoute `name` on the Contour Gateway, sending to Service `backend` on `port`. */
-export function contourRoute(ns: string, name: string, backend: string, port = 8080): string {
-  const gw = clusterEnv().gateway
+/** What differs between the HTTPRoutes the tests and the benchmark apply: one rule, one backend. */
+export interface HttpRouteSpec {
+  name: string
+  gateway: { name: string; namespace: string }
+  sectionName?: string
+  hostname: string
+  backend: string
+  backendNamespace?: string
+  port?: number
+}
+
+export function httpRouteYaml(r: HttpRouteSpec): string {
   return `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
-  name: ${name}
+  name: ${r.name}
 spec:
   parentRefs:
-  - name: ${gw.name}
-    namespace: ${gw.namespace}
-  hostnames: [${testHostname(ns, name)}]
+  - name: ${r.gateway.name}
+    namespace: ${r.gateway.namespace}${r.sectionName ? `\n    sectionName: ${r.sectionName}` : ''}
+  hostnames: [${r.hostname}]
   rules:
   - backendRefs:
-    - name: ${backend}
-      port: ${port}
+    - name: ${r.backend}${r.backendNamespace ? `\n      namespace: ${r.backendNamespace}` : ''}
+      port: ${r.port ?? 8080}
 `
+}
+
+/** An HTTPRoute `name` on the Contour Gateway, sending to Service `backend` on `port`. */
+export function contourRoute(ns: string, name: string, backend: string, port = 8080): string {
+  return httpRouteYaml({
+    name,
+    gateway: clusterEnv().gateway,
+    hostname: testHostname(ns, name),
+    backend,
+    port
+  })
 }
 
 /** A temporary directory holding these files (relative path → text). */

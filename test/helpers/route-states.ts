@@ -15,6 +15,7 @@ import {
   type RouteStatus
 } from './cluster.ts'
 import { REPO } from './action.ts'
+import { httpRouteYaml } from './manifest-files.ts'
 
 export type RouteState = 'ready' | 'failed' | 'stale' | 'missing'
 export const ROUTE_STATES: RouteState[] = ['ready', 'failed', 'stale', 'missing']
@@ -27,20 +28,7 @@ export const EXPECTED_REASON: Record<Exclude<RouteState, 'ready'>, string> = {
 }
 
 function routeYaml(name: string, hostname: string): string {
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${name}
-spec:
-  parentRefs:
-  - name: ${clusterEnv().otherGateway.name}
-    namespace: ${clusterEnv().otherGateway.namespace}
-  hostnames: [${hostname}]
-  rules:
-  - backendRefs:
-    - name: backend
-      port: 8080
-`
+  return httpRouteYaml({ name, gateway: clusterEnv().otherGateway, hostname, backend: 'backend' })
 }
 
 /**

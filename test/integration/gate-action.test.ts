@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Report } from '../../src/model/types.ts'
 import type { ActionResult } from '../helpers/action.ts'
 import { gate, logOf, reportOf } from '../helpers/gate.ts'
-import { manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
+import { httpRouteYaml, manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
 import {
   applyYaml,
   controller,
@@ -34,20 +34,14 @@ function httpRoute(o: {
   hostname?: string
 }): string {
   const gw = controller(o.controller).gateway
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${o.name}
-spec:
-  parentRefs:
-  - name: ${o.gateway ?? gw.name}
-    namespace: ${gw.namespace}${o.sectionName ? `\n    sectionName: ${o.sectionName}` : ''}
-  hostnames: [${o.hostname ?? testHostname(o.ns, o.name)}]
-  rules:
-  - backendRefs:
-    - name: ${o.backend}${o.backendNamespace ? `\n      namespace: ${o.backendNamespace}` : ''}
-      port: 8080
-`
+  return httpRouteYaml({
+    name: o.name,
+    gateway: { name: o.gateway ?? gw.name, namespace: gw.namespace },
+    sectionName: o.sectionName,
+    hostname: o.hostname ?? testHostname(o.ns, o.name),
+    backend: o.backend,
+    backendNamespace: o.backendNamespace
+  })
 }
 
 /** What a controller-manager would write for the Service above (nothing serves the address). */
@@ -100,6 +94,23 @@ const withEndpoints = { endpoints: true }
 describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
   'gate through the committed Action bundle, %s writing the status',
   (id) => {
+    /**
+     * HTTPRoute web (to Service `backend`, web unless `route` says otherwise) from route.yaml in a
+     * fresh namespace that holds Service `service`, gated for `timeout`.
+     */
+    async function gateWeb(
+      prefix: string,
+      route: Partial<Parameters<typeof httpRoute>[0]>,
+      { timeout = '8s', service = 'web' } = {}
+    ): Promise<{ ns: string; result: ActionResult }> {
+      const ns = await testNamespace(prefix)
+      await createService(ns, service, [{ port: 8080, name: 'http' }], withEndpoints)
+      const dir = await manifestDir({
+        'route.yaml': httpRoute({ ns, name: 'web', backend: 'web', controller: id, ...route })
+      })
+      return { ns, result: await gate({ manifests: 'route.yaml', namespace: ns, timeout }, dir) }
+    }
+
     it(`1. applies a Service and an HTTPRoute, ${id} accepts it, exit 0 and ready=true`, async () => {
       const ns = await testNamespace('e2e-ready')
       const dir = await manifestDir({
@@ -148,12 +159,11 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
     })
 
     it('2b. without the Service the gate fails at the deadline with the remediation', async () => {
-      const ns = await testNamespace('e2e-missing')
-      await createService(ns, 'checkout', [{ port: 8080, name: 'http' }], withEndpoints)
-      const dir = await manifestDir({
-        'route.yaml': httpRoute({ ns, name: 'web', backend: 'checkout-svc', controller: id })
-      })
-      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
+      const { ns, result } = await gateWeb(
+        'e2e-missing',
+        { backend: 'checkout-svc' },
+        { service: 'checkout' }
+      )
 
       expect(result.code).toBe(1)
       expect(result.outputs).toMatchObject({ verdict: 'failed', ready: 'false' })
@@ -192,19 +202,10 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
     })
 
     it('4. a listener that admits only its own namespace: NotAllowedByListeners', async () => {
-      const ns = await testNamespace('e2e-listener')
-      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
-      const dir = await manifestDir({
-        'route.yaml': httpRoute({
-          ns,
-          name: 'web',
-          backend: 'web',
-          sectionName: 'same-ns',
-          hostname: 'same.example.com',
-          controller: id
-        })
+      const { result } = await gateWeb('e2e-listener', {
+        sectionName: 'same-ns',
+        hostname: 'same.example.com'
       })
-      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
 
       expect(result.code).toBe(1)
       const problem = expectControllerProblem(await reportOf(result), id, 'NotAllowedByListeners')
@@ -214,18 +215,7 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
     })
 
     it('5. a parentRef with a wrong sectionName: NoMatchingParent naming the listeners', async () => {
-      const ns = await testNamespace('e2e-section')
-      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
-      const dir = await manifestDir({
-        'route.yaml': httpRoute({
-          ns,
-          name: 'web',
-          backend: 'web',
-          sectionName: 'htp',
-          controller: id
-        })
-      })
-      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '8s' }, dir)
+      const { result } = await gateWeb('e2e-section', { sectionName: 'htp' })
 
       expect(result.code).toBe(1)
       const problem = expectControllerProblem(await reportOf(result), id, 'NoMatchingParent')
@@ -234,19 +224,8 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
     })
 
     it('6. a parentRef to a Gateway that does not exist: NoStatus at the deadline', async () => {
-      const ns = await testNamespace('e2e-nogw')
       const { name } = controller(id).gateway
-      await createService(ns, 'web', [{ port: 8080, name: 'http' }], withEndpoints)
-      const dir = await manifestDir({
-        'route.yaml': httpRoute({
-          ns,
-          name: 'web',
-          backend: 'web',
-          gateway: typo(name),
-          controller: id
-        })
-      })
-      const result = await gate({ manifests: 'route.yaml', namespace: ns, timeout: '5s' }, dir)
+      const { result } = await gateWeb('e2e-nogw', { gateway: typo(name) }, { timeout: '5s' })
 
       expect(result.code).toBe(1)
       const report = await reportOf(result)

@@ -1,7 +1,6 @@
 // route-gate supports every Node from package.json's engines floor (22.19.0) on, not only the Node 24
 // GitHub runs Actions on: the committed bundles, started by that oldest Node (fetched from the npm
 // registry into the cache), gate a real Route on the real control plane as the Action and as the CLI.
-import { readFileSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -12,11 +11,10 @@ import { reportOf } from '../helpers/gate.ts'
 import { contourRoute, manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 import type { Report } from '../../src/model/types.ts'
+import { MIN_NODE } from '../../src/start-up.ts'
 
 const run = promisify(execFile)
-const floor = /\d+\.\d+\.\d+/.exec(
-  (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node
-)![0]
+const floor = MIN_NODE.join('.')
 
 describe(`on the oldest supported Node (v${floor})`, () => {
   let node = ''
