@@ -118,7 +118,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const inScope = (route: RouteObject): boolean => !byName || wanted.has(routeKey(routeRef(route)))
   // Every kind and namespace is listed on its own; until each has answered once, the Routes seen so
   // far are not all there are, and "all ready" would be a guess.
-  const unlisted = new Set(listTargets(scope))
+  const unlisted = new Map(listTargets(scope))
   const failFast = new FailFast(cluster, verdicts, deps.log)
   const outcome = await watchUntil<Outcome>(
     cluster,
@@ -171,7 +171,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
 
   // A list that never answered leaves its Routes unknown, not absent: "does not exist" would be false.
   if (outcome === 'deadline' && unlisted.size > 0) {
-    const lists = [...unlisted].map(listTargetText).join(', ')
+    const lists = [...unlisted.values()].join(', ')
     throw new ClusterError(`${cluster.description}: ${lists} not listed before the deadline`)
   }
   if (byName === false && routes.size === 0) {
@@ -472,16 +472,18 @@ class FailFast {
 const targetKey = (kind: RouteKind, namespace: string | null): string =>
   `${kind}/${namespace ?? '*'}`
 
-/** "HTTPRoutes in namespace shop", "GRPCRoutes in every namespace" for a targetKey. */
-function listTargetText(key: string): string {
-  const [kind, namespace] = key.split('/')
-  return `${kind}s in ${namespace === '*' ? 'every namespace' : `namespace ${namespace}`}`
-}
-
-/** The (kind, namespace) pairs the cluster layer lists one by one. */
-function listTargets(scope: RouteScope): string[] {
+/**
+ * The (kind, namespace) pairs the cluster layer lists one by one, by targetKey, each with how a
+ * message names it: "HTTPRoutes in namespace shop", "GRPCRoutes in every namespace".
+ */
+function listTargets(scope: RouteScope): [string, string][] {
   const namespaces = scope.namespaces === 'all' ? [null] : scope.namespaces
-  return scope.kinds.flatMap((kind) => namespaces.map((ns) => targetKey(kind, ns)))
+  return scope.kinds.flatMap((kind) =>
+    namespaces.map((ns): [string, string] => [
+      targetKey(kind, ns),
+      `${kind}s in ${ns === null ? 'every namespace' : `namespace ${ns}`}`
+    ])
+  )
 }
 
 function summaryLine(report: Report, outcome: Outcome): string {
