@@ -24,12 +24,23 @@ function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error)
 }
 
-async function regularFile(handle: FileHandle, label: string): Promise<Stats> {
-  const info = await handle.stat()
-  if (!info.isFile()) {
-    throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
-  }
+/** The stats of a regular file, or the error that names what it is instead. */
+function regularFile(info: Stats, label: string): Stats {
+  if (!info.isFile()) throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
   return info
+}
+
+function unreadable(error: unknown, label: string): InputError {
+  const code = codeOf(error)
+  return new InputError(
+    `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`
+  )
+}
+
+/** `size` as its stats say, or undefined when reading found more than they said. */
+function tooLarge(label: string, maxBytes: number, size?: number): InputError {
+  const found = size === undefined ? `more than ${maxBytes} bytes` : `${size} bytes`
+  return new InputError(`${label}: ${found} is too large (at most ${maxBytes / MIB} MiB)`)
 }
 
 /**
@@ -42,17 +53,9 @@ export function checkRegularFile(file: string, label: string, maxBytes = MAX_FIL
   try {
     info = statSync(file)
   } catch (error) {
-    const code = codeOf(error)
-    throw new InputError(
-      `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`
-    )
+    throw unreadable(error, label)
   }
-  if (!info.isFile()) throw new InputError(`${label}: ${kindOf(info)}, not a regular file`)
-  if (info.size > maxBytes) {
-    throw new InputError(
-      `${label}: ${info.size} bytes is too large (at most ${maxBytes / MIB} MiB)`
-    )
-  }
+  if (regularFile(info, label).size > maxBytes) throw tooLarge(label, maxBytes, info.size)
 }
 
 /**
@@ -68,18 +71,11 @@ export async function readUserFile(
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
-    const code = codeOf(error)
-    throw new InputError(
-      `${label}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`
-    )
+    throw unreadable(error, label)
   }
   try {
-    const info = await regularFile(handle, label)
-    const tooLarge = (): InputError =>
-      new InputError(
-        `${label}: ${info.size > maxBytes ? `${info.size} bytes` : `more than ${maxBytes} bytes`} is too large (at most ${maxBytes / MIB} MiB)`
-      )
-    if (info.size > maxBytes) throw tooLarge()
+    const info = regularFile(await handle.stat(), label)
+    if (info.size > maxBytes) throw tooLarge(label, maxBytes, info.size)
     // the size can be wrong (a file still growing, /proc): read at most one byte past the cap
     const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size + 1, 64 * 1024)))
     const chunks: Buffer[] = []
@@ -88,7 +84,7 @@ export async function readUserFile(
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
       if (bytesRead === 0) break
       total += bytesRead
-      if (total > maxBytes) throw tooLarge()
+      if (total > maxBytes) throw tooLarge(label, maxBytes)
       chunks.push(Buffer.from(buffer.subarray(0, bytesRead)))
     }
     return Buffer.concat(chunks, total)
@@ -111,7 +107,7 @@ export async function writeUserFile(file: string, text: string, input: string): 
     throw new InputError(`${label}: ${why}`)
   }
   try {
-    await regularFile(handle, label)
+    regularFile(await handle.stat(), label)
     await handle.truncate(0)
     await handle.writeFile(text)
   } catch (error) {
