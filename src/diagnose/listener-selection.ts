@@ -25,18 +25,23 @@ export function protocolKinds(protocol: string | undefined): string[] | undefine
   return protocol === undefined ? undefined : PROTOCOL_KINDS[protocol]
 }
 
+const routeKinds = (kinds: { group: string; kind: string }[]): string[] =>
+  kinds.filter((k) => k.group === GATEWAY_GROUP).map((k) => k.kind)
+
+/** The Route kinds a listener's spec admits: allowedRoutes.kinds, else its protocol's kinds. */
+export function specKinds(listener: Listener): string[] | undefined {
+  return listener.kinds.length > 0 ? routeKinds(listener.kinds) : protocolKinds(listener.protocol)
+}
+
 /**
- * The Route kinds a listener takes: what the controller wrote in supportedKinds, else allowedRoutes.kinds,
- * else the protocol's kinds; undefined when nothing says (a vendor protocol without status).
+ * The Route kinds a listener takes: what the controller wrote in supportedKinds, else what its spec
+ * admits; undefined when nothing says (a vendor protocol without status).
  */
 export function listenerKinds(
   listener: Listener,
   status: ListenerStatus | undefined
 ): string[] | undefined {
-  const declared =
-    status?.supportedKinds ?? (listener.kinds.length > 0 ? listener.kinds : undefined)
-  if (declared) return declared.filter((k) => k.group === GATEWAY_GROUP).map((k) => k.kind)
-  return protocolKinds(listener.protocol)
+  return status?.supportedKinds ? routeKinds(status.supportedKinds) : specKinds(listener)
 }
 
 /** Whether a listener can take a Route of this kind (true when nothing says: a vendor protocol). */

@@ -4,7 +4,13 @@
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { controllerLabel } from './controllers.ts'
 import { acceptedHostnames, hostnameFor } from './hostnames.ts'
-import { listenerKinds, protocolKinds, selectListeners, takesKind } from './listener-selection.ts'
+import {
+  listenerKinds,
+  protocolKinds,
+  selectListeners,
+  specKinds,
+  takesKind
+} from './listener-selection.ts'
 import { nearestNames, oneOf } from './nearest.ts'
 import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
@@ -24,7 +30,6 @@ import {
 import type { Listener } from './world.ts'
 import { yamlScalar } from './yaml.ts'
 import { isListenerSetRef } from '../model/owner.ts'
-import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
@@ -193,9 +198,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   for (const a of admissions.filter((x) => x.kind === 'refused')) {
     const protocolSupports = protocolKinds(a.listener.protocol)?.includes(route.kind) ?? false
     // the spec's kinds admit the Route: the refusal is the controller's supportedKinds
-    const specAdmits =
-      a.listener.kinds.length === 0 ||
-      a.listener.kinds.some((k) => k.group === GATEWAY_GROUP && k.kind === route.kind)
+    const specAdmits = specKinds(a.listener)?.includes(route.kind) ?? true
     remedies.push(
       !protocolSupports
         ? `attach the ${route.kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
