@@ -7,6 +7,7 @@ import { routeHostnames } from './route-spec.ts'
 import { listing } from './text.ts'
 import { readEntries } from '../model/entries.ts'
 import { routeParentRefs } from '../model/parent-ref.ts'
+import { olderRouteFirst } from '../model/route-id.ts'
 import type { ParentRef, RouteObject, RouteVerdict } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 
@@ -82,26 +83,6 @@ function rejectedThere(other: RouteObject, parent: ParentRef): boolean {
   )
 }
 
-/**
- * Gateway API conflict precedence (Contour sorts its Routes the same way): the oldest
- * creationTimestamp first, then {namespace}/{name} in alphabetical order; a Route without a
- * creationTimestamp (not read from the cluster) last.
- */
-function precedence(a: RouteObject, b: RouteObject): number {
-  const [x, y] = [created(a), created(b)]
-  if (x !== y) return x < y ? -1 : 1
-  const [p, q] = [
-    `${a.metadata.namespace}/${a.metadata.name}`,
-    `${b.metadata.namespace}/${b.metadata.name}`
-  ]
-  return p < q ? -1 : p > q ? 1 : 0
-}
-
-const created = (route: RouteObject): number => {
-  const ms = Date.parse(route.metadata.creationTimestamp ?? '')
-  return Number.isNaN(ms) ? Infinity : ms
-}
-
 export function explainConflict(context: DiagnosisContext): Diagnosis {
   const { route, parent } = context
   if (!parent) return { evidence: [] }
@@ -131,7 +112,8 @@ export function explainConflict(context: DiagnosisContext): Diagnosis {
     if (!l4 && same.length === 0) continue
     holders.push({ other, hosts, same })
   }
-  holders.sort((a, b) => precedence(a.other, b.other))
+  // the Route the controller keeps first
+  holders.sort((a, b) => olderRouteFirst(a.other, b.other))
   if (holders.length === 0) {
     return {
       evidence: [

@@ -21,3 +21,22 @@ export function routeRef(route: RouteObject): RouteKey {
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
+
+/**
+ * Gateway API's tie-break between Routes that claim the same thing: the oldest creationTimestamp
+ * first, then {namespace}/{name} in alphabetical order; a Route without a creationTimestamp (not
+ * read from the cluster) last.
+ */
+export function olderRouteFirst(a: RouteObject, b: RouteObject): number {
+  const [x, y] = [created(a), created(b)]
+  if (x !== y) return x < y ? -1 : 1
+  return compareText(
+    `${a.metadata.namespace}/${a.metadata.name}`,
+    `${b.metadata.namespace}/${b.metadata.name}`
+  )
+}
+
+function created(route: RouteObject): number {
+  const ms = Date.parse(route.metadata.creationTimestamp ?? '')
+  return Number.isNaN(ms) ? Infinity : ms
+}

@@ -5,7 +5,7 @@
 // oldest Route, then namespace/name in alphabetical order.
 import { hostnamesIntersect } from '../diagnose/hostnames.ts'
 import { routeHostnames } from '../diagnose/route-spec.ts'
-import { compareText, routeId, routeRef } from '../model/route-id.ts'
+import { olderRouteFirst, routeId, routeRef } from '../model/route-id.ts'
 import type { ParentRef, RouteObject } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 import type { ProbeRequest } from './plan.ts'
@@ -75,14 +75,8 @@ function beats(a: Claim, b: Claim): boolean {
     const diff = (a.key[i] ?? 0) - (b.key[i] ?? 0)
     if (diff !== 0) return diff > 0
   }
-  const age = compareText(created(a.route), created(b.route))
-  if (age !== 0) return age < 0
-  return compareText(routeKeyOf(a.route), routeKeyOf(b.route)) < 0
+  return olderRouteFirst(a.route, b.route) < 0
 }
-
-const created = (route: RouteObject): string => route.metadata.creationTimestamp ?? '9999'
-const routeKeyOf = (route: RouteObject): string =>
-  `${route.metadata.namespace}/${route.metadata.name}`
 
 /** The route's highest-precedence match of the request, if any. */
 function bestClaim(route: RouteObject, request: ProbeRequest): Claim | undefined {
