@@ -17,6 +17,8 @@ export interface HttpRouteSpec {
   backend: string
   backendNamespace?: string
   port?: number
+  /** the rule's one path match, in flow style: `{ type: Exact, value: /shop }` */
+  path?: string
 }
 
 export function httpRouteYaml(r: HttpRouteSpec): string {
@@ -30,7 +32,7 @@ spec:
     namespace: ${r.gateway.namespace}${r.sectionName ? `\n    sectionName: ${r.sectionName}` : ''}
   hostnames: [${r.hostname}]
   rules:
-  - backendRefs:
+  - ${r.path ? `matches:\n    - path: ${r.path}\n    ` : ''}backendRefs:
     - name: ${r.backend}${r.backendNamespace ? `\n      namespace: ${r.backendNamespace}` : ''}
       port: ${r.port ?? 8080}
 `

@@ -27,6 +27,7 @@ import {
   startNetnsBackend,
   type NetnsBackend
 } from '../helpers/netns.ts'
+import { httpRouteYaml } from '../helpers/manifest-files.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 
 const clusterDir = path.dirname(process.env[ENV_FILE_VARIABLE] ?? envFilePath())
@@ -131,24 +132,14 @@ spec:
 })
 
 function route(o: { name: string; hostname: string; backend: string; match?: string }): string {
-  const gw = controller('traefik').gateway
-  return `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: ${o.name}
-spec:
-  parentRefs:
-  - name: ${gw.name}
-    namespace: ${gw.namespace}
-    sectionName: http
-  hostnames: [${o.hostname}]
-  rules:
-  - matches:
-    - path: ${o.match ?? '{ type: PathPrefix, value: /shop }'}
-    backendRefs:
-    - name: ${o.backend}
-      port: 8080
-`
+  return httpRouteYaml({
+    name: o.name,
+    gateway: controller('traefik').gateway,
+    sectionName: 'http',
+    hostname: o.hostname,
+    backend: o.backend,
+    path: o.match ?? '{ type: PathPrefix, value: /shop }'
+  })
 }
 
 /** One request through Traefik's http listener on loopback, with `host` as Host; its status. */
