@@ -78,6 +78,7 @@ describe('the npm package', () => {
       'action.yml',
       'README.md',
       'LICENSE',
+      'CHANGELOG.md',
       'docs/report.schema.json',
       'package.json'
     ])
