@@ -79,6 +79,7 @@ describe('the npm package', () => {
       'README.md',
       'LICENSE',
       'CHANGELOG.md',
+      'SECURITY.md',
       'docs/report.schema.json',
       'package.json'
     ])
