@@ -18,3 +18,19 @@ describe('docs/controllers.md', () => {
     }
   })
 })
+
+describe('README.md', () => {
+  const readme = readFileSync('README.md', 'utf8')
+
+  it('is a page a user reads in five minutes: at most 300 lines', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(300)
+  })
+
+  it('opens with the two set-up lines: the shipped example, then the tests', () => {
+    const first = /```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.split('\n') ?? []
+    expect(first[0]).toMatch(
+      /^npm ci && npx route-gate check --from-file examples\/cluster-dump\.yaml /
+    )
+    expect(first[1]).toMatch(/^npm ci && npm test /)
+  })
+})
