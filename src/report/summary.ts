@@ -189,15 +189,39 @@ function problemHeadline(problem: Problem): string {
   return `${icon} **${md(truncate(problem.title, LIMITS.title))}**`
 }
 
-function problemBlock(problem: Problem): string {
-  const parts = [`${problemHeadline(problem)} — ${md(problemReason(problem))}`]
-  if (problem.message !== undefined && problem.message.trim() !== '') {
-    parts.push(messageBlock(problem.message))
+/**
+ * Problems of one parent (or Route) that would read the same: same title, advice and fix, differing
+ * only in the condition they are about (a status behind on Accepted and on ResolvedRefs), shown as
+ * one block with every reason, message and evidence line once.
+ */
+interface ProblemGroup {
+  problem: Problem
+  reasons: string[]
+  messages: string[]
+  evidence: string[]
+}
+
+function groupProblems(problems: Problem[]): ProblemGroup[] {
+  const groups = new Map<string, ProblemGroup>()
+  for (const problem of problems) {
+    const key = JSON.stringify([problem.severity, problem.title, problem.remediation, problem.fix])
+    const group = groups.get(key) ?? { problem, reasons: [], messages: [], evidence: [] }
+    groups.set(key, group)
+    const add = (list: string[], item: string | undefined): void => {
+      if (item !== undefined && item.trim() !== '' && !list.includes(item)) list.push(item)
+    }
+    add(group.reasons, problemReason(problem))
+    add(group.messages, problem.message)
+    for (const item of problem.evidence ?? []) add(group.evidence, item)
   }
+  return [...groups.values()]
+}
+
+function problemBlock({ problem, reasons, messages, evidence }: ProblemGroup): string {
+  const parts = [`${problemHeadline(problem)} — ${md(reasons.join(', '))}`]
+  parts.push(...messages.map(messageBlock))
   parts.push(`**What to do:** ${md(truncate(problem.remediation, LIMITS.remediation))}`)
-  if (problem.evidence !== undefined && problem.evidence.length > 0) {
-    parts.push(evidenceBlock(problem.evidence))
-  }
+  if (evidence.length > 0) parts.push(evidenceBlock(evidence))
   if (problem.fix !== undefined && problem.fix.trim() !== '') {
     parts.push(
       details('Suggested fix (YAML)', fencedCode(truncate(problem.fix, LIMITS.fix), 'yaml'))
@@ -206,7 +230,7 @@ function problemBlock(problem: Problem): string {
   return parts.join('\n\n')
 }
 
-function parentBlock(parent: ParentResult, explain: (problem: Problem) => string): string {
+function parentBlock(parent: ParentResult, explain: (group: ProblemGroup) => string): string {
   const facts = [
     `${parentIcon(parent)} ${parent.verdict}`,
     parent.controllerName
@@ -222,7 +246,7 @@ function parentBlock(parent: ParentResult, explain: (problem: Problem) => string
     `#### Parent ${md(formatParentRef(parent.parentRef))}`,
     facts.join(' · '),
     ...chain,
-    ...parent.problems.map(explain)
+    ...groupProblems(parent.problems).map(explain)
   ].join('\n\n')
 }
 
@@ -262,9 +286,9 @@ function routeDetail(
   if (facts.length > 0) parts.push(facts.join(' · '))
   const explain =
     (place: string) =>
-    (problem: Problem): string =>
-      said.once(problemBlock(problem), problemHeadline(problem), md(place))
-  parts.push(...(route.problems ?? []).map(explain(id)))
+    (group: ProblemGroup): string =>
+      said.once(problemBlock(group), problemHeadline(group.problem), md(place))
+  parts.push(...groupProblems(route.problems ?? []).map(explain(id)))
   parts.push(
     ...route.parents
       .filter((parent) => parent.verdict !== 'ready' || parent.problems.length > 0)

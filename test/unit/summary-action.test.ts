@@ -24,6 +24,12 @@ describe('the job summary of the Action bundle', () => {
     expect(summary).toContain('### Routes that need attention')
     expect(summary).not.toMatch(/^\| ✅ /mu)
     expectInertMarkdown(summary)
+    // no explanation, message or evidence line said twice (table rows, markup and fences aside)
+    const said = summary
+      .split('\n')
+      .filter((line) => line.length > 30 && !/^(\| |<|```)/.test(line))
+    expect(said.length).toBeGreaterThan(40)
+    expect(said.filter((line, i) => said.indexOf(line) !== i)).toEqual([])
   })
 
   it('writes file:line as plain text when the runner does not say where the repository is', async () => {

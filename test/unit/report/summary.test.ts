@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Report, RouteResult } from '../../../src/model/types.ts'
+import type { Problem, Report, RouteResult } from '../../../src/model/types.ts'
 import { renderSummary } from '../../../src/report/summary.ts'
 import {
   expectInertMarkdown,
@@ -348,6 +348,29 @@ describe('renderSummary for a reader in a hurry', () => {
     expect(out).toContain('#### Parent infra/edge#http\n')
     expect(out.split('**What to do:**')).toHaveLength(2)
     expect(out).toContain('as explained for HTTPRoute shop/web, parent infra/edge#https above.')
+  })
+
+  it('shows problems of one parent that differ only in their condition as one block', () => {
+    const stale = (condition: string): Problem => ({
+      condition,
+      reason: 'StaleStatus',
+      standard: false,
+      severity: 'warning',
+      title: 'Status is 1 generation behind the Route',
+      message: `${condition} message`,
+      remediation: 'Read the controller logs.',
+      evidence: [`${condition} was written for generation 3`, 'the controller is running']
+    })
+    const route = failedRoute('web')
+    route.parents[0]!.problems = [stale('Accepted'), stale('ResolvedRefs')]
+    const out = renderSummary({ ...gateReport(), routes: [route] })
+    expect(out).toContain(
+      '⚠️ **Status is 1 generation behind the Route** — Accepted / StaleStatus, ResolvedRefs / StaleStatus'
+    )
+    expect(out).toContain('> Accepted message\n\n> ResolvedRefs message')
+    expect(out.split('**What to do:**')).toHaveLength(2)
+    expect(out.split('the controller is running')).toHaveLength(2)
+    expect(out).toContain('- ResolvedRefs was written for generation 3')
   })
 
   it('says nothing twice: every heading, explanation and evidence line of the gate report is unique', () => {
