@@ -14,6 +14,7 @@ import { failureMessage, notReadyRoutes } from './outcome.ts'
 import { buildAnnotations } from './report/annotations.ts'
 import { escapeHtml, safeLogLine } from './report/escape.ts'
 import { reportForOutput } from './report/json.ts'
+import { sourceLinksFrom } from './report/source-link.ts'
 import { renderSummary } from './report/summary.ts'
 import { run, runExitCode } from './run.ts'
 
@@ -89,7 +90,7 @@ async function publish(report: Report, settings: Settings, env: NodeJS.ProcessEn
   core.setOutput('failed-routes', notReadyRoutes(report).join(','))
   core.setOutput('report', reportForOutput(report, REPORT_OUTPUT_MAX_CHARS))
   core.setOutput('report-file', reportFile)
-  if (settings.summary) await writeSummary(renderSummary(report))
+  if (settings.summary) await writeSummary(renderSummary(report, { links: sourceLinksFrom(env) }))
   if (settings.annotations) {
     for (const a of buildAnnotations(report)) {
       const props = { title: a.title, file: a.file, startLine: a.startLine }

@@ -31,6 +31,7 @@ import { loadTrafficCa } from './probe/ca.ts'
 import type { Send } from './probe/http.ts'
 import { probeRoutes, type TrafficRun } from './probe/run.ts'
 import type { ProbeOutcome } from './probe/verify.ts'
+import { ReadyTimes } from './ready-times.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
 import { scopeText, watchUntil } from './watch-until.ts'
@@ -113,6 +114,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const routes = new Map<string, RouteObject>()
   const verdicts = new VerdictTally()
   const progress = new ProgressLog(started)
+  const readyTimes = new ReadyTimes()
 
   const wanted = new Set(names.map(routeKey))
   const inScope = (route: RouteObject): boolean => !byName || wanted.has(routeKey(routeRef(route)))
@@ -130,6 +132,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         for (const route of changed) {
           const verdict = evaluateRoute(route, world, options)
           verdicts.set(routeKey(routeRef(route)), verdict)
+          readyTimes.observe(routeKey(routeRef(route)), verdict.verdict, deps.now())
           fresh.push(verdict)
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
@@ -251,9 +254,14 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     )
   }
   traffic?.notes.forEach((n) => notes.add(n))
-  const judged = settings.verifyTraffic
+  const probed = settings.verifyTraffic
     ? applyProbes(results, traffic?.outcomes ?? new Map<string, ProbeOutcome>())
     : results
+  // a time to ready only for what ends ready (verify-traffic may have failed a ready status)
+  const judged = probed.map((result) => {
+    const readyAt = result.verdict === 'ready' ? readyTimes.of(routeKey(result)) : undefined
+    return readyAt === undefined ? result : { ...result, readyAt }
+  })
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
   if (ownersUnknown.length > 0) {
     notes.add(

@@ -193,6 +193,11 @@ export interface RouteResult {
   generation?: number
   verdict: Verdict
   source?: SourcePosition
+  /**
+   * When the gate saw the Route become ready (ISO time); absent when it was ready at its first
+   * read, since how long it had been ready is not known, and outside gate mode.
+   */
+  readyAt?: string
   parents: ParentResult[]
   problems?: Problem[]
   orphans?: Record<string, unknown>[]

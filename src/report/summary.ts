@@ -1,9 +1,11 @@
-// The GitHub job summary: a verdict a newcomer can read at a glance, a table of every Route and parent,
-// then what is wrong with each Route that is not ready and what to do about it. Every cluster string
-// passes through the escapers; the whole stays under the runner's 1 MiB summary limit.
+// The GitHub job summary, for a reader in a hurry: the verdict at a glance, a table of the Routes that
+// need attention, the ready ones on one collapsed line with their time to ready, then what is wrong
+// with each Route that is not ready and what to do about it, each explanation said once. Every cluster
+// string passes through the escapers; the whole stays under the runner's 1 MiB summary limit.
 
 import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
 import { escapeMarkdownInline as md, fencedCode, truncate } from './escape.ts'
+import { sourceLink, type SourceLinks } from './source-link.ts'
 import {
   chainLabel,
   conditionLabel,
@@ -28,7 +30,8 @@ const LIMITS = {
   fix: 20_000,
   note: 1000,
   notes: 50,
-  transitions: 200
+  transitions: 200,
+  readyParents: 5
 }
 
 // Evidence this short reads better in the open than behind a click.
@@ -113,7 +116,7 @@ function transitionsSection(report: Report): string {
 }
 
 const TABLE_HEAD = [
-  '### Routes',
+  '### Routes that need attention',
   '',
   '| | Route | Parent | Controller | Reason |',
   '| :-: | --- | --- | --- | --- |'
@@ -166,18 +169,59 @@ function evidenceBlock(evidence: string[]): string {
   return short ? `Evidence:\n\n${list}` : details(`Evidence (${evidence.length})`, list)
 }
 
-function problemBlock(problem: Problem): string {
+/**
+ * The explanations already written, by their text, with where: a problem shared by several parents
+ * or Routes (one missing Service behind many) is explained once and then pointed at.
+ */
+class Said {
+  private readonly where = new Map<string, string>()
+
+  once(block: string, headline: string, place: string): string {
+    const first = this.where.get(block)
+    if (first !== undefined) return `${headline} — as explained for ${first} above.`
+    this.where.set(block, place)
+    return block
+  }
+}
+
+function problemHeadline(problem: Problem): string {
   const icon = problem.severity === 'warning' ? WARNING_ICON : '❌'
-  const parts = [
-    `${icon} **${md(truncate(problem.title, LIMITS.title))}** — ${md(problemReason(problem))}`
-  ]
-  if (problem.message !== undefined && problem.message.trim() !== '') {
-    parts.push(messageBlock(problem.message))
+  return `${icon} **${md(truncate(problem.title, LIMITS.title))}**`
+}
+
+/**
+ * Problems of one parent (or Route) that would read the same: same title, advice and fix, differing
+ * only in the condition they are about (a status behind on Accepted and on ResolvedRefs), shown as
+ * one block with every reason, message and evidence line once.
+ */
+interface ProblemGroup {
+  problem: Problem
+  reasons: string[]
+  messages: string[]
+  evidence: string[]
+}
+
+function groupProblems(problems: Problem[]): ProblemGroup[] {
+  const groups = new Map<string, ProblemGroup>()
+  for (const problem of problems) {
+    const key = JSON.stringify([problem.severity, problem.title, problem.remediation, problem.fix])
+    const group = groups.get(key) ?? { problem, reasons: [], messages: [], evidence: [] }
+    groups.set(key, group)
+    const add = (list: string[], item: string | undefined): void => {
+      if (item !== undefined && item.trim() !== '' && !list.includes(item)) list.push(item)
+    }
+    add(group.reasons, problemReason(problem))
+    add(group.messages, problem.message)
+    for (const item of problem.evidence ?? []) add(group.evidence, item)
   }
+  return [...groups.values()]
+}
+
+function problemBlock({ problem, reasons, messages, evidence }: ProblemGroup): string {
+  const parts = [`${problemHeadline(problem)} — ${md(reasons.join(', '))}`]
+  parts.push(...messages.map(messageBlock))
   parts.push(`**What to do:** ${md(truncate(problem.remediation, LIMITS.remediation))}`)
-  if (problem.evidence !== undefined && problem.evidence.length > 0) {
-    parts.push(evidenceBlock(problem.evidence))
-  }
+  if (evidence.length > 0) parts.push(evidenceBlock(evidence))
   if (problem.fix !== undefined && problem.fix.trim() !== '') {
     parts.push(
       details('Suggested fix (YAML)', fencedCode(truncate(problem.fix, LIMITS.fix), 'yaml'))
@@ -186,7 +230,7 @@ function problemBlock(problem: Problem): string {
   return parts.join('\n\n')
 }
 
-function parentBlock(parent: ParentResult): string {
+function parentBlock(parent: ParentResult, explain: (group: ProblemGroup) => string): string {
   const facts = [
     `${parentIcon(parent)} ${parent.verdict}`,
     parent.controllerName
@@ -202,29 +246,78 @@ function parentBlock(parent: ParentResult): string {
     `#### Parent ${md(formatParentRef(parent.parentRef))}`,
     facts.join(' · '),
     ...chain,
-    ...parent.problems.map(problemBlock)
+    ...groupProblems(parent.problems).map(explain)
   ].join('\n\n')
 }
 
-function routeDetail(route: RouteResult): string {
-  const parts = [`### ${routeIcon(route)} ${md(routeId(route))}`]
+/** "ready after 12.3s" from the run's start, or "ready at the first read": only what the report proves. */
+function timeToReady(route: RouteResult, report: Report): string | undefined {
+  if (route.verdict !== 'ready' || report.mode !== 'gate' || report.startedAt === undefined)
+    return undefined
+  if (route.readyAt === undefined) return 'ready at the first read'
+  const ms = Date.parse(route.readyAt) - Date.parse(report.startedAt)
+  return Number.isFinite(ms) && ms >= 0 ? `ready after ${formatDuration(ms)}` : undefined
+}
+
+function sourceText(route: RouteResult, links: SourceLinks | undefined): string | undefined {
+  if (route.source === undefined) return undefined
+  const label = md(`${route.source.file}:${route.source.line}`)
+  const url = links && sourceLink(links, route.source)
+  return url === undefined ? label : `[${label}](${url})`
+}
+
+function routeDetail(
+  route: RouteResult,
+  report: Report,
+  said: Said,
+  links: SourceLinks | undefined
+): string {
+  const id = routeId(route)
+  const parts = [`### ${routeIcon(route)} ${md(id)}`]
+  const source = sourceText(route, links)
   const facts = [
-    route.source === undefined
-      ? undefined
-      : `from ${md(`${route.source.file}:${route.source.line}`)}`,
+    source === undefined ? undefined : `from ${source}`,
     route.generation === undefined ? undefined : `generation ${route.generation}`,
+    timeToReady(route, report),
     route.orphans !== undefined && route.orphans.length > 0
       ? `${route.orphans.length} status entr${route.orphans.length === 1 ? 'y names' : 'ies name'} no parentRef of this Route (not judged)`
       : undefined
   ].filter((fact) => fact !== undefined)
   if (facts.length > 0) parts.push(facts.join(' · '))
-  parts.push(...(route.problems ?? []).map(problemBlock))
+  const explain =
+    (place: string) =>
+    (group: ProblemGroup): string =>
+      said.once(problemBlock(group), problemHeadline(group.problem), md(place))
+  parts.push(...groupProblems(route.problems ?? []).map(explain(id)))
   parts.push(
     ...route.parents
       .filter((parent) => parent.verdict !== 'ready' || parent.problems.length > 0)
-      .map(parentBlock)
+      .map((parent) =>
+        parentBlock(parent, explain(`${id}, parent ${formatParentRef(parent.parentRef)}`))
+      )
   )
   return parts.join('\n\n')
+}
+
+function readyRow(route: RouteResult, report: Report): string {
+  const parents = route.parents
+    .slice(0, LIMITS.readyParents)
+    .map((p) => formatParentRef(p.parentRef))
+  const more = route.parents.length - parents.length
+  const parentText = md(parents.join(', ')) + (more > 0 ? ` and ${more} more` : '')
+  const time = timeToReady(route, report)
+  return `| ${md(route.kind)} <code>${md(`${route.namespace}/${route.name}`)}</code> | ${parentText} |${time === undefined ? '' : ` ${time.replace(/^ready /, '')} |`}`
+}
+
+/** Every plainly ready Route on one collapsed line: the count in view, the list a click away. */
+function readySection(rows: string[], total: number, others: boolean, timed: boolean): string {
+  if (total === 0) return ''
+  const label = `${total} ${others ? 'other ' : ''}Route${total === 1 ? '' : 's'} ready`
+  const head = timed
+    ? ['| Route | Parents | Ready |', '| --- | --- | --- |']
+    : ['| Route | Parents |', '| --- | --- |']
+  const list = rows.length === 0 ? '' : `\n\n${[...head, ...rows].join('\n')}`
+  return `<details><summary>✅ ${label}</summary>${list}\n\n</details>`
 }
 
 function notesSection(report: Report): string {
@@ -254,48 +347,62 @@ function cutBytes(text: string, max: number): string {
   return `${text.slice(0, Math.max(0, end))}${ending}`
 }
 
-export function renderSummary(report: Report, options: { maxBytes?: number } = {}): string {
+export interface SummaryOptions {
+  maxBytes?: number
+  /** where the manifests live on GitHub: a Route's file:line becomes a link to it */
+  links?: SourceLinks
+}
+
+export function renderSummary(report: Report, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+  const said = new Said()
+  const timed = report.mode === 'gate' && report.startedAt !== undefined
   const routes = report.routes
     .map((route, index) => ({ route, index }))
     .sort((a, b) => rank(a.route) - rank(b.route) || a.index - b.index)
-    .map(({ route }) => ({
-      rows: tableRows(route),
-      detail: rank(route) < 3 ? routeDetail(route) : ''
-    }))
+    .map(({ route }) => route)
+  const attention = routes.filter((route) => rank(route) < 3).length
+  const readyTotal = routes.length - attention
 
   const fixed = [headline(report), transitionsSection(report), notesSection(report), footer(report)]
   const omittedLine = (count: number): string =>
-    `\n**… ${count} more Route${count === 1 ? '' : 's'} not shown**: the summary is capped at ` +
+    `**… ${count} more Route${count === 1 ? '' : 's'} not shown**: the summary is capped at ` +
     `${maxBytes} bytes; the JSON report lists every Route.`
   // Blocks are joined by blank lines; the reserve covers those joints and the lines added below.
   const reserve =
-    bytes(TABLE_HEAD) + bytes(DETAILS_HEADING) + bytes(omittedLine(routes.length)) + 32
+    bytes(TABLE_HEAD) +
+    bytes(DETAILS_HEADING) +
+    bytes(omittedLine(routes.length)) +
+    bytes(readySection([], readyTotal, attention > 0, timed)) +
+    128
   let budget = maxBytes - reserve - fixed.reduce((total, block) => total + bytes(block) + 2, 0)
 
   const rows: string[] = []
+  const readyRows: string[] = []
   const detailBlocks: string[] = []
   let shown = 0
-  for (const { rows: routeRows, detail } of routes) {
+  for (const route of routes) {
+    const plainReady = rank(route) === 3
+    const routeRows = plainReady ? [readyRow(route, report)] : tableRows(route)
+    const detail = plainReady ? '' : routeDetail(route, report, said, options.links)
     const size =
       routeRows.reduce((total, row) => total + bytes(row) + 1, 0) + (detail ? bytes(detail) + 2 : 0)
     if (size > budget) break
     budget -= size
     shown += 1
-    rows.push(...routeRows)
+    ;(plainReady ? readyRows : rows).push(...routeRows)
     if (detail) detailBlocks.push(detail)
   }
 
   const omitted = routes.length - shown
-  const table =
-    routes.length === 0
-      ? ''
-      : [TABLE_HEAD, ...rows, ...(omitted > 0 ? [omittedLine(omitted)] : [])].join('\n')
+  const table = rows.length === 0 ? '' : [TABLE_HEAD, ...rows].join('\n')
   const [head, transitions, notes, foot] = fixed
   const blocks = [
     head,
     transitions,
     table,
+    readySection(readyRows, readyTotal, attention > 0, timed),
+    omitted > 0 ? omittedLine(omitted) : '',
     ...(detailBlocks.length > 0 ? [DETAILS_HEADING, ...detailBlocks] : []),
     notes,
     foot

@@ -14,7 +14,7 @@ ENVOY_GATEWAY_VERSION=${ENVOY_GATEWAY_VERSION:-v1.9.1}
 # v3.6.12, not v3.7.x: every v3.7 release replaces github.com/traefik/traefik/dynamic/ext with a
 # folder the module zip leaves out and pins dependency versions the module proxy does not serve;
 # v3.6.12 (the newest v3.6) replaces only third-party modules with served forks, so a wrapper module
-# copying its replace and exclude lines builds it unchanged. See README.md.
+# copying its replace and exclude lines builds it unchanged. See docs/testing.md.
 TRAEFIK_VERSION=${TRAEFIK_VERSION:-v3.6.12}
 
 CACHE_ROOT=${ROUTE_GATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/route-gate}

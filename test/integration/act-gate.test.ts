@@ -95,6 +95,10 @@ describe('the Action under act', () => {
     expect(gate.summary).toContain('BackendNotFound')
     expect(gate.summary).toContain('checkout-svc')
     expect(gate.summary).toContain('nearest existing Service')
+    // the manifest's file:line links to the line at the commit the runner checked out
+    expect(gate.summary).toMatch(
+      /from \[deploy\/route\.yaml:(\d+)\]\(https:\/\/github\.com\/acme\/shop\/blob\/[0-9a-f]{40}\/deploy\/route\.yaml#L\1\)/
+    )
     const atManifest = gate.annotations.filter(
       (a) => a.level === 'error' && a.properties.file === 'deploy/route.yaml'
     )

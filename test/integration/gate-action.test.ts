@@ -150,12 +150,25 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
         }
       )
       await Promise.race([failureSeen, running])
+      const servicedAt = Date.now()
       await createService(ns, 'late', [{ port: 8080, name: 'http' }], withEndpoints)
       const result = await running
 
       expect(result.code, logOf(result)).toBe(0)
       expect(result.outputs.ready).toBe('true')
       expect(result.stdout).toMatch(/failed \(BackendNotFound\) → ready( \([A-Za-z]+\))? after/)
+      // the time to ready is the change the gate saw: after the Service appeared, within the run
+      const report = await reportOf(result)
+      const readyAt = Date.parse(report.routes[0]?.readyAt ?? '')
+      expect(readyAt).toBeGreaterThanOrEqual(servicedAt)
+      expect(readyAt).toBeLessThanOrEqual(Date.parse(report.finishedAt ?? ''))
+      // its time to ready: in the collapsed list of ready Routes, or beside its warnings
+      // (Envoy Gateway's EndpointsNotFound while the new Service has no endpoints yet)
+      expect(result.summary).toMatch(
+        new RegExp(
+          `<code>${ns}/web</code> \\| .* \\| after \\d|### ⚠️ HTTPRoute ${ns}/web\n\n.* · ready after \\d`
+        )
+      )
     })
 
     it('2b. without the Service the gate fails at the deadline with the remediation', async () => {

@@ -51,6 +51,8 @@ describe('runGate', () => {
     expect(report.timedOut).toBe(false)
     expectValidReport(report)
     expect(lines.at(-1)).toMatch(/^Verdict: ready: 1 of 1 Routes ready/)
+    // ready at the first read: how long it had been ready is not known, so no time to ready
+    expect(report.routes[0]?.readyAt).toBeUndefined()
     expect(cluster.scopes[0]).toMatchObject({ kinds: ['HTTPRoute'], namespaces: ['shop'] })
     // nothing to diagnose: no second read of the cluster between the verdict and the exit
     expect(cluster.worldReads).toEqual([[]])
@@ -71,10 +73,16 @@ describe('runGate', () => {
     cluster.routes = [web(backendMissing)]
     const { run, lines } = gateWith(cluster, { routes: 'httproute/shop/web', timeout: '30s' })
     await tick()
+    const healedAt = Date.now()
     cluster.push('MODIFIED', web(ready()))
     const report = await run
     expect(report.verdict).toBe('ready')
     expect(lines.some((l) => /failed \(BackendNotFound\) → ready after/.test(l))).toBe(true)
+    // the time the gate saw it become ready: after the status healed, before the run ended
+    const readyAt = Date.parse(report.routes[0]?.readyAt ?? '')
+    expect(readyAt).toBeGreaterThanOrEqual(healedAt)
+    expect(readyAt).toBeLessThanOrEqual(Date.parse(report.finishedAt ?? ''))
+    expectValidReport(report)
   })
 
   it('fails at the deadline with the reason a parent was still pending', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Report, RouteResult } from '../../../src/model/types.ts'
+import type { Problem, Report, RouteResult } from '../../../src/model/types.ts'
 import { renderSummary } from '../../../src/report/summary.ts'
 import {
   expectInertMarkdown,
@@ -12,7 +12,8 @@ import {
   gateReport,
   hostileReport,
   notAllowed,
-  readyRoute
+  readyRoute,
+  refNotPermitted
 } from '../../fixtures/report/reports.ts'
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
@@ -50,16 +51,15 @@ describe('renderSummary', () => {
     expect(out).not.toContain('timed out')
   })
 
-  it('has one table row per Route and parent, failures first, with parent, controller and reason', () => {
+  it('has one table row per parent of each Route that needs attention, failures first, with parent, controller and reason', () => {
     const rows = tableRows(summary)
-    expect(rows).toHaveLength(6)
+    expect(rows).toHaveLength(5)
     expect(rows[0]).toBe(
       '| ❌ | HTTPRoute <code>shop/web</code> | infra/edge#https | projectcontour.io/gateway-controller | NotAllowedByListeners |'
     )
     expect(rows[2]).toContain('infra/internal | — | NoStatus')
     expect(rows[3]).toContain('<i>no parentRefs</i> | — | NoParentRefs')
     expect(rows[4]).toMatch(/^\| ⚠️ \| HTTPRoute <code>shop\/mirror<\/code>/u)
-    expect(rows[5]).toMatch(/^\| ✅ \| HTTPRoute <code>shop\/home<\/code>/u)
     for (const row of rows) expect(row.match(/\|/g)).toHaveLength(6)
   })
 
@@ -172,7 +172,7 @@ describe('renderSummary size cap', () => {
     expect(bytes(out)).toBeLessThanOrEqual(1_000_000)
     const rows = tableRows(out)
     const shownFailed = rows.filter((row) => row.startsWith('| ❌')).length
-    const shownReady = rows.filter((row) => row.startsWith('| ✅')).length
+    const shownReady = out.split('\n').filter((row) => row.startsWith('| HTTPRoute')).length
     expect(shownFailed).toBeGreaterThan(100)
     // not every failure fits, and ready Routes are cut first: none shows while a failure is missing
     expect(shownFailed).toBeLessThan(2500)
@@ -214,5 +214,170 @@ describe('renderSummary size cap', () => {
     expect(out).toContain('### ❌ HTTPRoute shop/web')
     expect(out).toContain('more Routes not shown')
     expect(tableRows(out)[0]).toContain('shop/web')
+  })
+})
+
+describe('renderSummary for a reader in a hurry', () => {
+  const started = '2026-07-01T10:00:00.000Z'
+  const at = (seconds: number): string =>
+    new Date(Date.parse(started) + seconds * 1000).toISOString()
+  const allReady = (routes: RouteResult[], mode: Report['mode'] = 'gate'): Report => ({
+    schemaVersion: 1,
+    mode,
+    verdict: 'ready',
+    counts: { routes: routes.length, ready: routes.length, failed: 0, pending: 0 },
+    startedAt: started,
+    finishedAt: at(30),
+    elapsedMs: 30_000,
+    routes
+  })
+  /** The collapsed ready section: its summary line and its rows. */
+  function readySection(markdown: string): { line: string; rows: string[] } {
+    const start = markdown.indexOf('<details><summary>✅')
+    expect(start, 'a ready section').toBeGreaterThanOrEqual(0)
+    const section = markdown.slice(start, markdown.indexOf('</details>', start))
+    const [line = '', ...rest] = section.split('\n')
+    return { line, rows: rest.filter((l) => l.startsWith('| ') && !/^\| (Route|---) /.test(l)) }
+  }
+
+  it('puts ready Routes on one collapsed line with their count, and no table of them', () => {
+    const out = renderSummary(allReady([readyRoute('a'), readyRoute('b'), readyRoute('c')]))
+    const { line, rows } = readySection(out)
+    expect(line).toBe('<details><summary>✅ 3 Routes ready</summary>')
+    expect(rows).toHaveLength(3)
+    expect(rows[0]).toMatch(/^\| HTTPRoute <code>shop\/a<\/code> \| infra\/edge \|/)
+    expect(out).not.toContain('Routes that need attention')
+    expect(tableRows(out)).toEqual([])
+    expectInertMarkdown(out)
+  })
+
+  it('beside failures, counts the other ready Routes once, not in the table of failures', () => {
+    const out = renderSummary(gateReport())
+    expect(readySection(out).line).toBe('<details><summary>✅ 1 other Route ready</summary>')
+    expect(readySection(out).rows.join('\n')).toContain('shop/home')
+    expect(tableRows(out).join('\n')).not.toContain('shop/home')
+    // the ready Route with a warning is shown where its warning is, not in the ready list
+    expect(readySection(out).rows.join('\n')).not.toContain('shop/mirror')
+  })
+
+  it("gives each Route's time to ready from the run's start, or says it was ready at the first read", () => {
+    const out = renderSummary(
+      allReady([{ ...readyRoute('slow'), readyAt: at(12.5) }, readyRoute('already')])
+    )
+    const { rows } = readySection(out)
+    expect(out).toContain('| Route | Parents | Ready |')
+    expect(rows.find((r) => r.includes('shop/slow'))).toMatch(/\| after 12\.5s \|$/)
+    expect(rows.find((r) => r.includes('shop/already'))).toMatch(/\| at the first read \|$/)
+  })
+
+  it('shows the time to ready of a ready Route with warnings in its explanation', () => {
+    const report = gateReport()
+    report.routes = report.routes.map((r) => (r.name === 'mirror' ? { ...r, readyAt: at(3) } : r))
+    const out = renderSummary(report)
+    const mirror = out.slice(out.indexOf('### ⚠️ HTTPRoute shop/mirror'))
+    expect(mirror.split('\n\n')[1]).toContain('ready after 3.0s')
+  })
+
+  it('claims no time to ready where the report cannot prove one: outside gate mode or without a start', () => {
+    const snapshot = renderSummary(allReady([{ ...readyRoute('a'), readyAt: at(5) }], 'snapshot'))
+    expect(snapshot).toContain('| Route | Parents |\n| --- | --- |\n')
+    expect(snapshot).not.toMatch(/after|first read/)
+    const { startedAt: _, ...noStart } = allReady([readyRoute('a')])
+    expect(renderSummary(noStart)).not.toMatch(/after|first read/)
+    const before = renderSummary(allReady([{ ...readyRoute('a'), readyAt: at(-5) }]))
+    expect(before).not.toMatch(/after -|after \d/)
+  })
+
+  it('links file:line to the file at the commit when the runner says where it is', () => {
+    const links = {
+      server: 'https://github.com',
+      repository: 'acme/shop',
+      sha: 'a'.repeat(40)
+    }
+    const out = renderSummary(gateReport(), { links })
+    expect(out).toContain(
+      `from [deploy/routes.yaml:12](https://github.com/acme/shop/blob/${'a'.repeat(40)}/deploy/routes.yaml#L12)`
+    )
+    expect(renderSummary(gateReport())).toContain('from deploy/routes.yaml:12 ·')
+  })
+
+  it('encodes a path so it cannot end the link, and does not link a path outside the repository', () => {
+    const links = {
+      server: 'https://ghe.example.com',
+      repository: 'acme/shop',
+      sha: 'b'.repeat(40)
+    }
+    const withFile = (file: string): Report => ({
+      ...gateReport(),
+      routes: [{ ...failedRoute('web'), source: { file, line: 7 } }]
+    })
+    const odd = renderSummary(withFile('deploy/a b/(x)#[y].yaml'), { links })
+    expect(odd).toContain(
+      `(https://ghe.example.com/acme/shop/blob/${'b'.repeat(40)}/deploy/a%20b/%28x%29%23%5By%5D.yaml#L7)`
+    )
+    expectInertMarkdown(odd)
+    for (const file of ['/etc/passwd', '../other/routes.yaml', 'a/../../b.yaml', '-']) {
+      const out = renderSummary(withFile(file), { links })
+      expect(out, file).not.toContain('](https://')
+    }
+  })
+
+  it('explains a problem shared by several Routes once, then points at it', () => {
+    const report: Report = {
+      ...gateReport(),
+      routes: [failedRoute('a'), failedRoute('b'), failedRoute('c', refNotPermitted)]
+    }
+    const out = renderSummary(report)
+    expect(out.split('**What to do:**')).toHaveLength(3)
+    expect(out.split('Suggested fix (YAML)')).toHaveLength(3)
+    const b = out.slice(
+      out.indexOf('### ❌ HTTPRoute shop/b'),
+      out.indexOf('### ❌ HTTPRoute shop/c')
+    )
+    expect(b).toContain(
+      `❌ **${notAllowed.title}** — as explained for HTTPRoute shop/a, parent infra/edge#https above.`
+    )
+  })
+
+  it('explains a problem shared by two parents of one Route once', () => {
+    const route = failedRoute('web')
+    const parent = route.parents[0]!
+    route.parents = [parent, { ...parent, parentRef: { ...parent.parentRef, sectionName: 'http' } }]
+    const out = renderSummary({ ...gateReport(), routes: [route] })
+    expect(out).toContain('#### Parent infra/edge#https')
+    expect(out).toContain('#### Parent infra/edge#http\n')
+    expect(out.split('**What to do:**')).toHaveLength(2)
+    expect(out).toContain('as explained for HTTPRoute shop/web, parent infra/edge#https above.')
+  })
+
+  it('shows problems of one parent that differ only in their condition as one block', () => {
+    const stale = (condition: string): Problem => ({
+      condition,
+      reason: 'StaleStatus',
+      standard: false,
+      severity: 'warning',
+      title: 'Status is 1 generation behind the Route',
+      message: `${condition} message`,
+      remediation: 'Read the controller logs.',
+      evidence: [`${condition} was written for generation 3`, 'the controller is running']
+    })
+    const route = failedRoute('web')
+    route.parents[0]!.problems = [stale('Accepted'), stale('ResolvedRefs')]
+    const out = renderSummary({ ...gateReport(), routes: [route] })
+    expect(out).toContain(
+      '⚠️ **Status is 1 generation behind the Route** — Accepted / StaleStatus, ResolvedRefs / StaleStatus'
+    )
+    expect(out).toContain('> Accepted message\n\n> ResolvedRefs message')
+    expect(out.split('**What to do:**')).toHaveLength(2)
+    expect(out.split('the controller is running')).toHaveLength(2)
+    expect(out).toContain('- ResolvedRefs was written for generation 3')
+  })
+
+  it('says nothing twice: every heading, explanation and evidence line of the gate report is unique', () => {
+    const said = renderSummary(gateReport())
+      .split('\n')
+      .filter((line) => line.length > 30 && !/^(\| |<)/.test(line))
+    expect(said.length).toBeGreaterThan(15)
+    expect(said.filter((line, i) => said.indexOf(line) !== i)).toEqual([])
   })
 })
