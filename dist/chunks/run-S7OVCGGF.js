@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{d as a,e as b}from"./chunk-LXDCXFYJ.js";import"./chunk-WSIKQOAH.js";import"./chunk-OP323YHB.js";import"./chunk-PCNWPQJM.js";import"./chunk-CDGXJ3NW.js";import"./chunk-CLU7ULJ7.js";import"./chunk-7M4LSJXM.js";import"./chunk-SQNJL32M.js";import"./chunk-BD5N3IDL.js";import"./chunk-PG2SXAXI.js";import"./chunk-DQHF2WFD.js";import"./chunk-CMFZGU6N.js";import"./chunk-5FFFNLHM.js";import"./chunk-5I7R3ZRB.js";export{a as run,b as runExitCode};
