@@ -13,7 +13,7 @@ import { monitorFailureMessage } from './monitor.ts'
 import { failureMessage, notReadyRoutes } from './outcome.ts'
 import { buildAnnotations } from './report/annotations.ts'
 import { escapeHtml, safeLogLine } from './report/escape.ts'
-import { reportForOutput } from './report/json.ts'
+import { publicReport, reportForOutput } from './report/json.ts'
 import { sourceLinksFrom } from './report/source-link.ts'
 import { renderSummary } from './report/summary.ts'
 import { run, runExitCode } from './run.ts'
@@ -38,7 +38,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
       monitor && config.fromFile === undefined
         ? await (await conversations()).openTracking(config, env, logger)
         : undefined
-    const report = await run(config, {
+    const whole = await run(config, {
       connect: async (s) =>
         (await import('./cluster/connect.ts')).connect({
           kubeconfig: s.kubeconfig,
@@ -51,7 +51,10 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
       now: Date.now,
       previous: tracking?.loaded?.previous
     })
-    await publish(report, config, env)
+    // the report file alone keeps what traffic-show-body adds; every other place shows the rest
+    const reportFile = await writeReportFile(whole, config, env)
+    const report = publicReport(whole)
+    await publish(report, reportFile, config, env)
     const code = runExitCode(report, config)
     const why = monitor ? monitorFailureMessage(report, config.failOn) : failureMessage(report)
     if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${why}`))
@@ -80,11 +83,24 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
   }
 }
 
-async function publish(report: Report, settings: Settings, env: NodeJS.ProcessEnv): Promise<void> {
+async function writeReportFile(
+  report: Report,
+  settings: Settings,
+  env: NodeJS.ProcessEnv
+): Promise<string> {
   const reportFile =
     settings.reportFile ??
     path.join(env.RUNNER_TEMP ?? os.tmpdir(), `route-gate-report-${randomUUID()}.json`)
   await writeUserFile(reportFile, JSON.stringify(report, null, 2) + '\n', 'report-file')
+  return reportFile
+}
+
+async function publish(
+  report: Report,
+  reportFile: string,
+  settings: Settings,
+  env: NodeJS.ProcessEnv
+): Promise<void> {
   core.setOutput('verdict', report.verdict)
   core.setOutput('ready', String(report.verdict === 'ready'))
   core.setOutput('failed-routes', notReadyRoutes(report).join(','))

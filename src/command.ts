@@ -121,8 +121,10 @@ export async function main(argv: string[]): Promise<number> {
       await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
     const render = await renderer
-    // stdout may be a workflow log: parts made safe one by one must not join into a command
-    process.stdout.write(neutralizeWorkflowCommands(render(report)) + '\n')
+    const { publicReport } = await import('./report/json.ts')
+    // stdout may be a workflow log: parts made safe one by one must not join into a command; what
+    // traffic-show-body keeps goes to the report file alone
+    process.stdout.write(neutralizeWorkflowCommands(render(publicReport(report))) + '\n')
     return runExitCode(report, settings)
   } catch (error) {
     const code = exitCodeOf(error)

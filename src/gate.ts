@@ -194,7 +194,9 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         gatewayAddress: settings.gatewayAddress,
         expectStatus: settings.expectStatus,
         ca: trafficCa,
-        skipTlsVerify: settings.trafficSkipTlsVerify
+        skipTlsVerify: settings.trafficSkipTlsVerify,
+        policy: { allowedCidrs: settings.trafficAllowedCidrs },
+        showBody: settings.trafficShowBody
       },
       {
         deadline,

@@ -6,6 +6,7 @@ import { parseRouteKind } from './model/kinds.ts'
 import { DEFAULT_CONDITIONS } from './model/evaluate.ts'
 import { ROUTE_KINDS, type RouteKind } from './model/types.ts'
 import type { StatusRange } from './probe/answer.ts'
+import { parseCidr, refusedTarget, type Cidr } from './probe/target-guard.ts'
 
 export type OutputFormat = 'text' | 'json' | 'markdown'
 export type Command = 'gate' | 'monitor'
@@ -64,6 +65,10 @@ export interface Settings {
   trafficCa?: string
   /** verify-traffic: the explicit opt-in to skip TLS certificate verification */
   trafficSkipTlsVerify: boolean
+  /** verify-traffic: a Gateway status address outside these is not probed (empty: no narrowing) */
+  trafficAllowedCidrs: Cidr[]
+  /** verify-traffic: keep the body excerpt and every header of an answer, in the report file only */
+  trafficShowBody: boolean
 }
 
 export interface InputSpec {
@@ -234,6 +239,17 @@ export const INPUTS: InputSpec[] = [
     description:
       'Verify-traffic: do not verify the certificates of HTTPS listeners. The report says it was used.',
     default: 'false'
+  },
+  {
+    name: 'traffic-allowed-cidrs',
+    description:
+      "Verify-traffic: CIDRs (comma or newline separated, e.g. `10.0.0.0/8,fd00::/8`) a Gateway's `status.addresses` must fall in to be probed. Link-local, metadata-service, unspecified, broadcast and multicast addresses are never probed from status, whatever this says."
+  },
+  {
+    name: 'traffic-show-body',
+    description:
+      'Verify-traffic: keep the first 200 characters of each answer body and every response header (cookies and credentials masked) in the report file (0600). The job summary, annotations, PR comment and `report` output never show them.',
+    default: 'false'
   }
 ]
 
@@ -360,7 +376,30 @@ export function parseGatewayAddress(text: string): string {
       `Invalid gateway-address "${text}": use an IP address or a hostname, without scheme or port (each listener's port is used)`
     )
   }
+  const refused = refusedTarget(bare, 'input', { allowedCidrs: [] })
+  if (refused !== undefined) {
+    throw new InputError(`Invalid gateway-address "${text}": ${refused}, which is never probed`)
+  }
   return bare.toLowerCase()
+}
+
+/** "10.0.0.0/8, fd00::/8": the ranges a Gateway's status address must fall in to be probed. */
+export function parseCidrs(text: string): Cidr[] {
+  const cidrs = splitList(text).map((part) => {
+    const cidr = parseCidr(part)
+    if (cidr === undefined) {
+      throw new InputError(
+        `Invalid traffic-allowed-cidrs entry "${part}": use CIDRs like 10.0.0.0/8 or fd00::/8, separated by commas or new lines`
+      )
+    }
+    return cidr
+  })
+  if (cidrs.length === 0) {
+    throw new InputError(
+      'Invalid traffic-allowed-cidrs: it names no CIDR; leave it unset to probe any address'
+    )
+  }
+  return cidrs
 }
 
 /** "200-399", "200,204,404": status codes and inclusive ranges of them. */
@@ -446,7 +485,9 @@ export function parseSettings(read: InputReader, command?: Command): Settings {
     gatewayAddress: optionalWith('gateway-address', parseGatewayAddress),
     expectStatus: optionalWith('expect-status', parseStatusRanges),
     trafficCa: read('traffic-ca')?.trim() || undefined,
-    trafficSkipTlsVerify: flag('traffic-skip-tls-verify')
+    trafficSkipTlsVerify: flag('traffic-skip-tls-verify'),
+    trafficAllowedCidrs: optionalWith('traffic-allowed-cidrs', parseCidrs) ?? [],
+    trafficShowBody: flag('traffic-show-body')
   }
   checkCombinations(settings)
   return settings
@@ -529,7 +570,9 @@ function checkTraffic(s: Settings): void {
     s.gatewayAddress !== undefined && 'gateway-address',
     s.expectStatus !== undefined && 'expect-status',
     s.trafficCa !== undefined && 'traffic-ca',
-    s.trafficSkipTlsVerify && 'traffic-skip-tls-verify'
+    s.trafficSkipTlsVerify && 'traffic-skip-tls-verify',
+    s.trafficAllowedCidrs.length > 0 && 'traffic-allowed-cidrs',
+    s.trafficShowBody && 'traffic-show-body'
   ].filter((name) => name !== false)
   if (!s.verifyTraffic && needsIt.length > 0) {
     throw new InputError(

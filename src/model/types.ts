@@ -162,13 +162,15 @@ export interface ProbeAnswer {
   /** where the request went */
   address: string
   status?: number
-  /** a few safe headers (content-type, location, server, retry-after, via), cut short */
+  /** the headers any reader may see (content-type, content-length, server, via, location without its query), cut short */
   headers?: Record<string, string>
   durationMs: number
   /** connection refused, timeout, TLS failure: why no answer came */
   error?: string
-  /** the first bytes of the body, control characters removed */
+  /** traffic-show-body, report file only: the first bytes of the body, control characters removed */
   excerpt?: string
+  /** traffic-show-body, report file only: every header, cookies and credentials masked */
+  allHeaders?: Record<string, string>
 }
 
 export interface ProbeResult {

@@ -4,6 +4,9 @@
 // answers for a hostname and path no Route claims.
 import type { ProbeRequest } from './plan.ts'
 
+/** The error code of an answer the target guard refused to ask for (see http.ts). */
+export const TARGET_REFUSED = 'ROUTE_GATE_TARGET_REFUSED'
+
 /** An answer as the HTTP client got it: every header, the first bytes of the body. */
 export interface RawAnswer {
   status?: number
@@ -22,6 +25,8 @@ export interface StatusRange {
 
 export type AnswerKind =
   | 'routed'
+  /** no request was sent: the target guard refused the address */
+  | 'refused'
   /** the same answer as the listener's no-route answer (or 421: the data plane refused the host) */
   | 'no-route'
   /** 404 where no no-route answer could be had to compare with */
@@ -53,6 +58,7 @@ export function classify(
   noRoute: NoRouteAnswers | undefined,
   expect: StatusRange[] | undefined
 ): AnswerKind {
+  if (answer.error?.code === TARGET_REFUSED) return 'refused'
   if (answer.error) return isTlsError(answer.error.code) ? 'tls-error' : 'unreachable'
   const status = answer.status ?? 0
   if (noRoute && sameAnswer(request, answer, noRoute)) return 'no-route'

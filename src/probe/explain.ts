@@ -1,24 +1,47 @@
 // What a probe's last answer means and what to do about it (pure), and the answer as the report
-// keeps it: a few safe headers and a short excerpt, control characters removed. Everything in an
-// answer was written by whoever answered; the renderers escape it again for their medium.
+// keeps it: the headers that name no secret, control characters removed; the body and every header
+// only with traffic-show-body (the report file keeps them, no public rendering shows them).
+// Everything in an answer was written by whoever answered; the renderers escape it again.
 import type { AnswerKind, RawAnswer, StatusRange } from './answer.ts'
 import { requestUrl, type ProbeRequest } from './plan.ts'
 import { stripControl, truncate } from '../report/escape.ts'
 import type { ProbeAnswer, Problem, ProbeResult } from '../model/types.ts'
 import type { ParentPlan } from './plan.ts'
 
-const SAFE_HEADERS = ['content-type', 'location', 'server', 'retry-after', 'via']
+/** What any reader may see of an answer; a location loses its query, which may carry a token. */
+const SAFE_HEADERS = ['content-type', 'content-length', 'server', 'via', 'location']
+/** Masked even in the report file: they carry sessions and credentials. */
+const SECRET_HEADERS = new Set([
+  'set-cookie',
+  'authorization',
+  'www-authenticate',
+  'proxy-authenticate',
+  'proxy-authorization'
+])
 const HEADER_CHARS = 200
 const EXCERPT_CHARS = 200
 const ERROR_CHARS = 300
 
-export function reportAnswer(request: ProbeRequest, answer: RawAnswer): ProbeAnswer {
+export function reportAnswer(
+  request: ProbeRequest,
+  answer: RawAnswer,
+  showBody: boolean
+): ProbeAnswer {
   const headers: Record<string, string> = {}
   for (const name of SAFE_HEADERS) {
     const value = answer.headers[name]
-    if (value !== undefined) headers[name] = clean(value, HEADER_CHARS)
+    if (value === undefined) continue
+    headers[name] = clean(name === 'location' ? withoutQuery(value) : value, HEADER_CHARS)
   }
-  const excerpt = clean(answer.body, EXCERPT_CHARS)
+  const excerpt = showBody ? clean(answer.body, EXCERPT_CHARS) : ''
+  const allHeaders = showBody
+    ? Object.fromEntries(
+        Object.entries(answer.headers).map(([name, value]) => [
+          name,
+          SECRET_HEADERS.has(name) ? '(masked)' : clean(value, HEADER_CHARS)
+        ])
+      )
+    : {}
   return {
     method: request.method,
     url: clean(requestUrl(request), 1000),
@@ -29,8 +52,13 @@ export function reportAnswer(request: ProbeRequest, answer: RawAnswer): ProbeAns
     ...(answer.error && {
       error: clean(`${answer.error.code}: ${answer.error.message}`, ERROR_CHARS)
     }),
-    ...(excerpt !== '' && { excerpt })
+    ...(excerpt !== '' && { excerpt }),
+    ...(Object.keys(allHeaders).length > 0 && { allHeaders })
   }
+}
+
+function withoutQuery(location: string): string {
+  return location.replace(/[?#].*$/s, '')
 }
 
 function clean(text: string, max: number): string {
@@ -44,7 +72,7 @@ export interface Explanation {
 }
 
 export function explainAnswer(
-  kind: Exclude<AnswerKind, 'routed'>,
+  kind: Exclude<AnswerKind, 'routed' | 'refused'>,
   request: ProbeRequest,
   answer: RawAnswer,
   expect: StatusRange[] | undefined
@@ -115,6 +143,8 @@ export function formatRanges(ranges: StatusRange[]): string {
 type NotProbed = Extract<ParentPlan, { notProbed: string }>
 
 const NOT_PROBED_REMEDY: Record<Exclude<NotProbed['cause'], 'unsupported'>, string> = {
+  refused:
+    "route-gate never sends requests to a cloud metadata service and, when a Gateway's status names it, to a link-local, unspecified, broadcast or multicast address or one outside traffic-allowed-cidrs: whoever can write that status could otherwise steer this runner into its own network. If the Gateway is reachable at another address, give it with gateway-address; if traffic-allowed-cidrs is set, check that it covers the Gateway's address.",
   'no-address':
     "The controller has not written an address into the Gateway's status (it may still be provisioning a load balancer). Give the address route-gate should send requests to with gateway-address.",
   'no-gateway':
@@ -141,7 +171,10 @@ export function notProbedOutcome(plan: NotProbed): { result: ProbeResult; proble
       : {
           reason: 'NotProbed',
           severity: 'error',
-          title: 'Traffic could not be verified',
+          title:
+            plan.cause === 'refused'
+              ? 'Traffic not probed: the Gateway address is refused'
+              : 'Traffic could not be verified',
           message: why,
           remediation: NOT_PROBED_REMEDY[plan.cause]
         }

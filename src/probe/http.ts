@@ -1,13 +1,24 @@
 // The probe's only network I/O: one HTTP or HTTPS request to the Gateway's address, with the Route's
 // hostname as Host header and TLS server name. No redirect is followed (a redirect is an answer), no
 // connection is reused (each attempt sees the data plane as it is now), and the body is read only as
-// far as the comparison needs.
+// far as the comparison needs. A name is resolved here, the target guard judges the address it
+// resolved to, and the connection goes to exactly that address: a DNS answer that changes between
+// the check and the connect cannot slip past. The request carries no credential and nothing of the
+// runner's environment: only Host, User-Agent, Accept and the Route's own header matches.
+import { lookup as dnsLookup } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
-import type { RawAnswer } from './answer.ts'
+import { TARGET_REFUSED, type RawAnswer } from './answer.ts'
 import type { ProbeRequest } from './plan.ts'
+import {
+  isLiteral,
+  judgeAddress,
+  refusedName,
+  type GuardDecision,
+  type GuardPolicy
+} from './target-guard.ts'
 import { TOOL_VERSION } from '../version.ts'
 
 export interface SendOptions {
@@ -16,14 +27,62 @@ export interface SendOptions {
   ca?: string
   /** the skip-TLS-verify opt-in */
   skipTlsVerify: boolean
+  policy: GuardPolicy
+  /** resolves a Gateway's Hostname address (tests give their own) */
+  lookup?: (hostname: string) => Promise<{ address: string }>
 }
 
 export type Send = (request: ProbeRequest, options: SendOptions) => Promise<RawAnswer>
 
 const BODY_BYTES = 4096
 
-export const sendProbe: Send = (request, options) => {
+export const sendProbe: Send = async (request, options) => {
   const started = performance.now()
+  let target: GuardDecision
+  try {
+    target = await guardedAddress(request, options)
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException
+    return {
+      headers: {},
+      body: '',
+      durationMs: Math.round(performance.now() - started),
+      error: {
+        code: e.code ?? 'ERROR',
+        message: `could not resolve ${request.address}: ${e.message}`
+      }
+    }
+  }
+  if (!target.allowed) {
+    return {
+      headers: {},
+      body: '',
+      durationMs: 0,
+      error: { code: TARGET_REFUSED, message: target.why }
+    }
+  }
+  return send(request, target.ip, options, started)
+}
+
+/** The address the connection goes to, once the guard has judged it (a name resolved first). */
+async function guardedAddress(request: ProbeRequest, options: SendOptions): Promise<GuardDecision> {
+  if (isLiteral(request.address))
+    return judgeAddress(request.address, request.origin, options.policy)
+  const named = refusedName(request.address)
+  if (named !== undefined) return { allowed: false, why: named }
+  const { address } = await (options.lookup ?? dnsLookup)(request.address)
+  const decision = judgeAddress(address, request.origin, options.policy)
+  return decision.allowed
+    ? decision
+    : { allowed: false, why: `${request.address} resolves to ${decision.why}` }
+}
+
+function send(
+  request: ProbeRequest,
+  ip: string,
+  options: SendOptions,
+  started: number
+): Promise<RawAnswer> {
   const elapsed = (): number => Math.round(performance.now() - started)
   return new Promise((resolve) => {
     let done = false
@@ -36,7 +95,7 @@ export const sendProbe: Send = (request, options) => {
     const fail = (code: string, message: string): void =>
       finish({ headers: {}, body: '', error: { code, message } })
     const common = {
-      host: request.address,
+      host: ip,
       port: request.port,
       method: request.method,
       path: request.path,

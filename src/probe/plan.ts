@@ -9,12 +9,15 @@ import type { Listener } from '../diagnose/world.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
+import { refusedTarget, type AddressOrigin, type GuardPolicy } from './target-guard.ts'
 
 export interface ProbeRequest {
   listener: string
   scheme: 'http' | 'https'
   /** where the connection goes: the Gateway's address (or gateway-address) */
   address: string
+  /** who chose the address: the target guard trusts the workflow's own choice further */
+  origin: AddressOrigin
   port: number
   /** the Host header */
   host: string
@@ -51,19 +54,21 @@ export type ParentPlan =
   | { notProbed: string; cause: NotProbedCause }
 
 /**
+ * refused: the address is one the target guard never sends to (a metadata service, link-local, …);
  * unsupported: a Route kind or parent no request is built for yet (the status verdict stands);
  * no-address: the Gateway has no address yet (it may get one while the gate waits); no-gateway: it
  * could not be read; unbuildable: no listener or rule a request can be built for; not-started: the
  * run ended before every status was ready.
  */
 export type NotProbedCause =
-  'unsupported' | 'no-address' | 'no-gateway' | 'unbuildable' | 'not-started'
+  'refused' | 'unsupported' | 'no-address' | 'no-gateway' | 'unbuildable' | 'not-started'
 
 export interface PlanOptions {
   /** gateway-address: used instead of the Gateway's status.addresses */
   gatewayAddress?: string
   /** a random token that makes the no-route hostname and path unique to this run */
   token: string
+  policy: GuardPolicy
 }
 
 /** The label that stands for the `*` of a wildcard hostname. */
@@ -104,6 +109,11 @@ export function planParent(
       cause: 'no-address'
     }
   }
+  const origin: AddressOrigin = options.gatewayAddress === undefined ? 'status' : 'input'
+  const refusal = refusedTarget(address, origin, options.policy)
+  if (refusal !== undefined) {
+    return { notProbed: `not probed: ${refusal}`, cause: 'refused' }
+  }
   const listeners = selectListeners(listenersOf(gateway), ref).filter(
     (l) =>
       (l.protocol === 'HTTP' || l.protocol === 'HTTPS') &&
@@ -130,7 +140,13 @@ export function planParent(
   for (const listener of listeners) {
     const scheme = listener.protocol === 'HTTPS' ? 'https' : 'http'
     const hosts = hostsOn(listener, route)
-    const base = { listener: listener.name, scheme, address, port: listener.port ?? 0 } as const
+    const base = {
+      listener: listener.name,
+      scheme,
+      address,
+      origin,
+      port: listener.port ?? 0
+    } as const
     const requests: ProbeRequest[] = []
     for (const host of hosts) {
       for (const match of matches) {

@@ -4,9 +4,10 @@ import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { StatusRange } from './answer.ts'
 import { probeKey } from './apply.ts'
-import { sendProbe, type Send } from './http.ts'
+import { sendProbe, type Send, type SendOptions } from './http.ts'
 import { planParent, type ParentPlan } from './plan.ts'
 import { winningRoute } from './precedence.ts'
+import type { GuardPolicy } from './target-guard.ts'
 import { verifyTraffic, type ProbeOutcome, type ProbeTarget } from './verify.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import { routeId, routeRef } from '../model/route-id.ts'
@@ -18,6 +19,8 @@ export interface TrafficSettings {
   /** PEM */
   ca?: string
   skipTlsVerify: boolean
+  policy: GuardPolicy
+  showBody: boolean
 }
 
 export interface TrafficRun {
@@ -37,6 +40,8 @@ export interface TrafficDeps {
   /** every HTTPRoute, to find those that take a probe's request by precedence */
   listHttpRoutes: () => Promise<RouteObject[]>
   send?: Send
+  /** resolves a Gateway's Hostname address (default: the system resolver) */
+  lookup?: SendOptions['lookup']
 }
 
 /** How often a Gateway without an address is read again. */
@@ -83,6 +88,9 @@ export async function probeRoutes(
     send: deps.send ?? sendProbe,
     sleep: (ms) => sleep(ms),
     skipTlsVerify: settings.skipTlsVerify,
+    policy: settings.policy,
+    showBody: settings.showBody,
+    ...(deps.lookup !== undefined && { lookup: deps.lookup }),
     ...(settings.expectStatus !== undefined && { expect: settings.expectStatus }),
     ...(settings.ca !== undefined && { ca: settings.ca })
   })
@@ -113,6 +121,7 @@ function planAll(
       .map((parent) => {
         const plan = planParent(verdict.route, parent.parentRef, world, {
           token,
+          policy: settings.policy,
           ...(settings.gatewayAddress !== undefined && { gatewayAddress: settings.gatewayAddress })
         })
         return {

@@ -11,7 +11,8 @@ import {
   type StatusRange
 } from './answer.ts'
 import { explainAnswer, notProbedOutcome, reportAnswer } from './explain.ts'
-import type { Send } from './http.ts'
+import type { Send, SendOptions } from './http.ts'
+import type { GuardPolicy } from './target-guard.ts'
 import { requestUrl, type ListenerTarget, type ParentPlan, type ProbeRequest } from './plan.ts'
 
 export interface ProbeTarget {
@@ -37,6 +38,10 @@ export interface VerifyOptions {
   expect?: StatusRange[]
   ca?: string
   skipTlsVerify: boolean
+  policy: GuardPolicy
+  /** traffic-show-body: keep the body excerpt and every header, for the report file only */
+  showBody: boolean
+  lookup?: SendOptions['lookup']
 }
 
 /** a request that hangs must not eat the run's deadline: the next round retries it */
@@ -84,6 +89,17 @@ export async function verifyTraffic(
         still.push(p)
         return
       }
+      if (attempt.kind === 'refused') {
+        options.log(`${p.label}: not probed: ${attempt.answer.error?.message ?? 'address refused'}`)
+        outcomes.set(
+          p.key,
+          notProbedOutcome({
+            cause: 'refused',
+            notProbed: `not probed: ${attempt.answer.error?.message ?? ''}`
+          })
+        )
+        return
+      }
       if (attempt.kind !== 'routed') {
         if (gist(last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
         last.set(p.key, attempt)
@@ -97,9 +113,13 @@ export async function verifyTraffic(
         result: {
           state: 'serving',
           attempts: rounds,
-          last: reportAnswer(attempt.request, attempt.answer),
+          last: reportAnswer(attempt.request, attempt.answer, options.showBody),
           ...(attempt.noRoute && {
-            noRoute: reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+            noRoute: reportAnswer(
+              attempt.noRoute[0].request,
+              attempt.noRoute[0].answer,
+              options.showBody
+            )
           }),
           ...tlsVerified
         }
@@ -113,7 +133,8 @@ export async function verifyTraffic(
   }
   for (const p of pending) {
     const attempt = last.get(p.key)
-    if (!attempt || attempt.kind === 'routed') {
+    // a refused attempt never stays pending: it ended as not probed when it came
+    if (!attempt || attempt.kind === 'routed' || attempt.kind === 'refused') {
       outcomes.set(p.key, {
         result: {
           state: 'not-serving',
@@ -138,7 +159,7 @@ export async function verifyTraffic(
       options.expect
     )
     const state = attempt.kind === 'unreachable' ? 'unreachable' : 'not-serving'
-    const lastAnswer = reportAnswer(attempt.request, attempt.answer)
+    const lastAnswer = reportAnswer(attempt.request, attempt.answer, options.showBody)
     outcomes.set(p.key, {
       result: {
         state,
@@ -146,7 +167,11 @@ export async function verifyTraffic(
         attempts: rounds,
         last: lastAnswer,
         ...(attempt.noRoute && {
-          noRoute: reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+          noRoute: reportAnswer(
+            attempt.noRoute[0].request,
+            attempt.noRoute[0].answer,
+            options.showBody
+          )
         }),
         ...tlsVerified
       },
@@ -161,7 +186,8 @@ export async function verifyTraffic(
         remediation,
         evidence: answerEvidence(
           lastAnswer,
-          attempt.noRoute && reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer)
+          attempt.noRoute &&
+            reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer, options.showBody)
         )
       }
     })
@@ -219,21 +245,26 @@ async function send(request: ProbeRequest, options: VerifyOptions): Promise<RawA
   const answer = await options.send(request, {
     timeoutMs,
     skipTlsVerify: options.skipTlsVerify,
-    ...(options.ca !== undefined && { ca: options.ca })
+    policy: options.policy,
+    ...(options.ca !== undefined && { ca: options.ca }),
+    ...(options.lookup !== undefined && { lookup: options.lookup })
   })
   // A request the deadline cut short says nothing about the Gateway: the answer before it stands.
   const cutShort = answer.error?.code === 'ETIMEDOUT' && timeoutMs < REQUEST_TIMEOUT_MS
   return cutShort ? undefined : answer
 }
 
+/**
+ * What the problem shows of an answer: it reaches the job summary, annotations and PR comment, which
+ * anyone who reads the repository may see, so never the body and only headers that name no secret.
+ */
 function answerEvidence(last: ProbeResult['last'], noRoute: ProbeResult['noRoute']): string[] {
   const describe = (a: NonNullable<ProbeResult['last']>): string => {
     const head = a.error ?? `HTTP ${a.status}`
     const headers = Object.entries(a.headers ?? {}).map(([k, v]) => `${k}: ${v}`)
     return [
       `${a.method} ${a.url} via ${a.address}: ${head} in ${a.durationMs} ms`,
-      ...(headers.length > 0 ? [`(${headers.join('; ')})`] : []),
-      ...(a.excerpt !== undefined ? [`body begins: ${a.excerpt}`] : [])
+      ...(headers.length > 0 ? [`(${headers.join('; ')})`] : [])
     ].join(' ')
   }
   return [

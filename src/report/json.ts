@@ -1,7 +1,7 @@
 // The report as JSON: whole for files and `--format json`, and cut to fit for the Action's `report`
 // output (the runner limits outputs to 1 MB per job, counted in UTF-16 units).
 
-import type { ParentResult, Problem, Report, RouteResult } from '../model/types.ts'
+import type { ParentResult, ProbeAnswer, Problem, Report, RouteResult } from '../model/types.ts'
 import { truncate } from './escape.ts'
 
 // JSON can reach a terminal or a workflow log (`--format json`, a step that echoes the `report`
@@ -17,6 +17,31 @@ function stringify(value: unknown, indent?: number): string {
 
 export function renderJson(report: Report): string {
   return stringify(report, 2)
+}
+
+/**
+ * The report as every place but the report file shows it: without the answer bodies and full
+ * header lists traffic-show-body keeps, which a public job log or summary must never carry.
+ */
+export function publicReport(report: Report): Report {
+  const bare = (answer: ProbeAnswer | undefined): ProbeAnswer | undefined =>
+    answer && omit(answer, ['excerpt', 'allHeaders'])
+  return {
+    ...report,
+    routes: report.routes.map((route) => ({
+      ...route,
+      parents: route.parents.map((parent) => {
+        const probe = parent.probe
+        if (!probe || (probe.last === undefined && probe.noRoute === undefined)) return parent
+        const last = bare(probe.last)
+        const noRoute = bare(probe.noRoute)
+        return {
+          ...parent,
+          probe: { ...probe, ...(last && { last }), ...(noRoute && { noRoute }) }
+        }
+      })
+    }))
+  }
 }
 
 /** A cut report says so; `omittedRoutes` counts the Routes left out (`counts` still covers all). */

@@ -35,6 +35,8 @@ interface RunOptions {
   env?: Record<string, string | undefined>
   cwd?: string
   node?: string
+  /** a command the bundle runs under, e.g. ip netns exec NAME (the guard tests' isolated runner) */
+  prefix?: string[]
 }
 
 function runProcess(
@@ -44,7 +46,12 @@ function runProcess(
 ): Promise<ProcessResult> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, args, { env, cwd: options.cwd ?? REPO })
+    const [command = '', ...rest] = [
+      ...(options.prefix ?? []),
+      options.node ?? process.execPath,
+      ...args
+    ]
+    const child = spawn(command, rest, { env, cwd: options.cwd ?? REPO })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => {

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const SERVER = fileURLToPath(new URL('netns-backend.ts', import.meta.url))
-const REGISTRY = 'netns.list'
+export const REGISTRY = 'netns.list'
 const BACKEND_PORT = 8080
 
 export interface BackendAnswer {
@@ -41,7 +41,7 @@ export interface NetnsBackend {
   stop(): Promise<void>
 }
 
-function ip(...args: string[]): string {
+export function ip(...args: string[]): string {
   return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
@@ -143,7 +143,7 @@ export async function startNetnsBackend(clusterDir: string): Promise<NetnsBacken
   }
 }
 
-function removeNetns(netns: string): void {
+export function removeNetns(netns: string): void {
   // the veth pair goes with the namespace; a server still inside is ended first
   try {
     const pids = ip('netns', 'pids', netns)

@@ -104,6 +104,7 @@ export function probeRequest(port: number, extra: Partial<ProbeRequest> = {}): P
     listener: 'web',
     scheme: 'http',
     address: '127.0.0.1',
+    origin: 'status',
     port,
     host: 'shop.example.com',
     method: 'GET',

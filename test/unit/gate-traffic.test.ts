@@ -195,13 +195,22 @@ describe('runGate with verify-traffic', () => {
     const cluster = new FakeCluster()
     cluster.world.gateways = [gateway(server.port)]
     cluster.routes = [readyRoute()]
-    const { report } = await gate({ timeout: '1s', 'verify-traffic': 'true' }, cluster)
-    const summary = renderSummary(report)
-    expect(summary).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
-    expect(summary).not.toMatch(/<script>|<img/)
-    expect(summary).not.toMatch(/@everyone/)
-    const text = renderText(report, { color: false })
-    expect(text.split('\n').some((line) => /^\s*::/.test(line))).toBe(false)
+    for (const showBody of ['false', 'true']) {
+      const { report } = await gate(
+        { timeout: '1s', 'verify-traffic': 'true', 'traffic-show-body': showBody },
+        cluster
+      )
+      const summary = renderSummary(report)
+      // a header any reader may see is escaped; the body never reaches the summary
+      expect(summary).toContain('location: &lt;img src=x onerror=alert(1)&gt;')
+      expect(summary).not.toMatch(/<img|script|pwned|@everyone/)
+      const text = renderText(report, { color: false })
+      expect(text.split('\n').some((line) => /^\s*::/.test(line))).toBe(false)
+      expect(text).not.toMatch(/script|pwned/)
+      expect(report.routes[0]?.parents[0]?.probe?.last?.excerpt).toBe(
+        showBody === 'true' ? '<script>alert(1)</script> ::error::pwned @everyone' : undefined
+      )
+    }
   })
 
   it('says in the report that TLS verification was skipped', async () => {

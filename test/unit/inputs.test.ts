@@ -230,6 +230,57 @@ describe('verify-traffic inputs', () => {
     expect(errorOf(() => parseStatusRanges('99'))).toMatch(/"99"/)
   })
 
+  it('read traffic-allowed-cidrs and traffic-show-body, and name a bad CIDR', () => {
+    const s = trafficSettings({
+      'verify-traffic': 'true',
+      'traffic-allowed-cidrs': '10.0.0.0/8,\n fd00::/8',
+      'traffic-show-body': 'true'
+    })
+    expect(s.trafficAllowedCidrs.map((c) => c.text)).toEqual(['10.0.0.0/8', 'fd00::/8'])
+    expect(s.trafficShowBody).toBe(true)
+    expect(trafficSettings({ 'verify-traffic': 'true' })).toMatchObject({
+      trafficAllowedCidrs: [],
+      trafficShowBody: false
+    })
+    expect(
+      errorOf(() =>
+        trafficSettings({
+          'verify-traffic': 'true',
+          'traffic-allowed-cidrs': '10.0.0.0/8,10.0.0.0/33'
+        })
+      )
+    ).toBe(
+      'Invalid traffic-allowed-cidrs entry "10.0.0.0/33": use CIDRs like 10.0.0.0/8 or fd00::/8, separated by commas or new lines'
+    )
+    expect(
+      errorOf(() =>
+        trafficSettings({ 'traffic-allowed-cidrs': '10.0.0.0/8', 'traffic-show-body': 'true' })
+      )
+    ).toBe(
+      'Invalid inputs: traffic-allowed-cidrs, traffic-show-body only apply with verify-traffic: true'
+    )
+  })
+
+  it('refuse a gateway-address that names a cloud metadata service', () => {
+    expect(
+      errorOf(() =>
+        trafficSettings({ 'verify-traffic': 'true', 'gateway-address': '169.254.169.254' })
+      )
+    ).toBe(
+      'Invalid gateway-address "169.254.169.254": 169.254.169.254 is a cloud metadata service address, which is never probed'
+    )
+    expect(
+      errorOf(() =>
+        trafficSettings({ 'verify-traffic': 'true', 'gateway-address': 'metadata.google.internal' })
+      )
+    ).toMatch(/metadata\.google\.internal is a cloud metadata service, which is never probed/)
+    // the owner's own link-local choice stands
+    expect(
+      trafficSettings({ 'verify-traffic': 'true', 'gateway-address': '169.254.10.10' })
+        .gatewayAddress
+    ).toBe('169.254.10.10')
+  })
+
   it('refuse traffic options without verify-traffic, and contradictions', () => {
     expect(
       errorOf(() => trafficSettings({ 'gateway-address': '10.0.0.1', 'expect-status': '200' }))

@@ -7,6 +7,7 @@ const request = (host: string, path: string): ProbeRequest => ({
   listener: 'web',
   scheme: 'http',
   address: '127.0.0.1',
+  origin: 'status',
   port: 80,
   host,
   method: 'GET',

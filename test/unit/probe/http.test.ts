@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendProbe } from '../../../src/probe/http.ts'
 import type { ProbeRequest } from '../../../src/probe/plan.ts'
+import { parseCidr } from '../../../src/probe/target-guard.ts'
 import {
   closedPort,
   makeTestPki,
@@ -15,7 +16,7 @@ import {
 const request = (port: number, extra: Partial<ProbeRequest> = {}): ProbeRequest =>
   probeRequest(port, { path: '/cart?q=1', headers: { 'x-version': '2' }, ...extra })
 
-const options = { timeoutMs: 2000, skipTlsVerify: false }
+const options = { timeoutMs: 2000, skipTlsVerify: false, policy: { allowedCidrs: [] } }
 
 describe('sendProbe over HTTP', () => {
   let server: TestServer
@@ -50,6 +51,82 @@ describe('sendProbe over HTTP', () => {
     expect(server.seen.at(-1)?.headers['user-agent']).toMatch(
       /^route-gate\/.* \(traffic verification\)$/
     )
+  })
+
+  it('sends exactly Host, User-Agent, Accept and the Route’s own header matches: no credential, nothing of the environment', async () => {
+    const saved = { ...process.env }
+    process.env.KUBECONFIG = '/secret/kubeconfig'
+    process.env.GITHUB_TOKEN = 'ghs_secret'
+    process.env.HTTP_PROXY = 'http://127.0.0.1:1'
+    try {
+      await sendProbe(request(server.port), options)
+    } finally {
+      process.env = saved
+    }
+    expect(server.seen.at(-1)?.headers).toEqual({
+      host: 'shop.example.com',
+      'user-agent': expect.stringMatching(/^route-gate\/\S+ \(traffic verification\)$/),
+      accept: '*/*',
+      'x-version': '2',
+      connection: 'close'
+    })
+  })
+
+  it('connects to the address the guard judged, whatever the name resolves to later', async () => {
+    const answers = ['127.0.0.1', '169.254.169.254']
+    const lookup = () => Promise.resolve({ address: answers.shift() ?? '169.254.169.254' })
+    const before = server.seen.length
+    const answer = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
+      ...options,
+      lookup
+    })
+    expect(answer.status).toBe(200)
+    expect(server.seen.length).toBe(before + 1)
+    expect(answers).toEqual(['169.254.169.254'])
+  })
+
+  it('refuses a name that resolves to a link-local or metadata address, sending nothing', async () => {
+    const before = server.seen.length
+    const refused = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
+      ...options,
+      lookup: () => Promise.resolve({ address: '169.254.169.254' })
+    })
+    expect(refused).toEqual({
+      headers: {},
+      body: '',
+      durationMs: 0,
+      error: {
+        code: 'ROUTE_GATE_TARGET_REFUSED',
+        message: 'gw.example.com resolves to 169.254.169.254 is a cloud metadata service address'
+      }
+    })
+    const outside = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
+      ...options,
+      policy: { allowedCidrs: [parseCidr('10.0.0.0/8')!] },
+      lookup: () => Promise.resolve({ address: '127.0.0.1' })
+    })
+    expect(outside.error?.message).toBe(
+      'gw.example.com resolves to 127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8)'
+    )
+    const literal = await sendProbe(request(server.port, { address: '169.254.3.4' }), options)
+    expect(literal.error?.code).toBe('ROUTE_GATE_TARGET_REFUSED')
+    expect(server.seen.length).toBe(before)
+  })
+
+  it('says when a name does not resolve', async () => {
+    const answer = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
+      ...options,
+      lookup: () =>
+        Promise.reject(
+          Object.assign(new Error('getaddrinfo ENOTFOUND gw.example.com'), {
+            code: 'ENOTFOUND'
+          })
+        )
+    })
+    expect(answer.error).toEqual({
+      code: 'ENOTFOUND',
+      message: 'could not resolve gw.example.com: getaddrinfo ENOTFOUND gw.example.com'
+    })
   })
 
   it('returns a redirect as the answer and never follows it', async () => {

@@ -2,12 +2,15 @@
 // and the Gateway alone.
 import { describe, expect, it } from 'vitest'
 import { normalizeParentRef } from '../../../src/model/parent-ref.ts'
+import { parseCidr } from '../../../src/probe/target-guard.ts'
 import type { KubeObject, RouteObject, World } from '../../../src/model/types.ts'
 import {
   MAX_REQUESTS_PER_PARENT,
   planParent,
   type ListenerTarget
 } from '../../../src/probe/plan.ts'
+
+const OPEN = { allowedCidrs: [] }
 
 function gateway(
   listeners: Record<string, unknown>[],
@@ -53,7 +56,7 @@ const ref = (extra: Record<string, unknown> = {}) =>
   normalizeParentRef({ name: 'edge', namespace: 'infra', ...extra }, 'shop')
 
 function targets(route: RouteObject, gw: KubeObject, extra = {}, options = {}): ListenerTarget[] {
-  const plan = planParent(route, ref(extra), world(gw), { token: 't0', ...options })
+  const plan = planParent(route, ref(extra), world(gw), { token: 't0', policy: OPEN, ...options })
   if (!('targets' in plan)) throw new Error(`not probed: ${plan.notProbed}`)
   return plan.targets
 }
@@ -163,7 +166,7 @@ describe('planParent', () => {
         { matches: [{ path: { type: 'Exact', value: '/ok' } }] }
       ]
     })
-    const plan = planParent(route, ref(), world(gateway([http()])), { token: 't' })
+    const plan = planParent(route, ref(), world(gateway([http()])), { token: 't', policy: OPEN })
     expect(plan).toMatchObject({
       skipped: [
         'rule 0: only regular-expression matches',
@@ -181,7 +184,7 @@ describe('planParent', () => {
       httpRoute({ hostnames: ['a.example.com'], rules }),
       ref(),
       world(gateway([http()])),
-      { token: 't' }
+      { token: 't', policy: OPEN }
     )
     expect('targets' in plan && plan.targets[0]?.requests).toHaveLength(MAX_REQUESTS_PER_PARENT)
     expect('skipped' in plan && plan.skipped.at(-1)).toMatch(/beyond 32/)
@@ -190,7 +193,7 @@ describe('planParent', () => {
   it('names why a parent cannot be probed', () => {
     const route = httpRoute({ hostnames: ['shop.example.com'] })
     const why = (r: RouteObject, gw: KubeObject, extra = {}): string | undefined => {
-      const plan = planParent(r, ref(extra), world(gw), { token: 't' })
+      const plan = planParent(r, ref(extra), world(gw), { token: 't', policy: OPEN })
       return 'notProbed' in plan ? plan.notProbed : undefined
     }
     expect(why(httpRoute({}, 'GRPCRoute'), gateway([http()]))).toMatch(
@@ -208,5 +211,72 @@ describe('planParent', () => {
       rules: [{ matches: [{ path: { type: 'RegularExpression', value: '.*' } }] }]
     })
     expect(why(regexOnly, gateway([http()]))).toMatch(/no rule has a match/)
+  })
+})
+
+describe('the target guard in planning', () => {
+  const plain = httpRoute({ rules: [{}] })
+  const notProbed = (address: Record<string, unknown>, options = {}) =>
+    planParent(plain, ref(), world(gateway([http()], [address])), {
+      token: 't',
+      policy: OPEN,
+      ...options
+    })
+
+  it.each([
+    ['169.254.169.254', 'a cloud metadata service address'],
+    ['169.254.10.10', 'a link-local address'],
+    ['fe80::1', 'a link-local address'],
+    ['::ffff:169.254.169.254', 'a cloud metadata service address'],
+    ['0.0.0.0', 'an unspecified address'],
+    ['255.255.255.255', 'a broadcast address'],
+    ['239.1.2.3', 'a multicast address']
+  ])('refuses a status address %s: %s', (value, what) => {
+    expect(notProbed({ type: 'IPAddress', value })).toEqual({
+      cause: 'refused',
+      notProbed: `not probed: ${value} is ${what}`
+    })
+  })
+
+  it('refuses a metadata service name before it is resolved', () => {
+    expect(notProbed({ type: 'Hostname', value: 'metadata.google.internal' })).toEqual({
+      cause: 'refused',
+      notProbed: 'not probed: metadata.google.internal is a cloud metadata service'
+    })
+  })
+
+  it('probes a name it cannot judge yet: the sender judges what it resolves to', () => {
+    const plan = notProbed({ type: 'Hostname', value: 'lb.example.com' })
+    expect('targets' in plan && plan.targets[0]?.requests[0]).toMatchObject({
+      address: 'lb.example.com',
+      origin: 'status'
+    })
+  })
+
+  it('narrows status addresses to traffic-allowed-cidrs', () => {
+    const allowedCidrs = [parseCidr('10.0.0.0/8')!]
+    expect(
+      notProbed({ type: 'IPAddress', value: '127.0.0.1' }, { policy: { allowedCidrs } })
+    ).toEqual({
+      cause: 'refused',
+      notProbed: 'not probed: 127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8)'
+    })
+  })
+
+  it('probes a link-local gateway-address as given (the owner chose it), never a metadata one', () => {
+    const given = notProbed(
+      { type: 'IPAddress', value: '203.0.113.9' },
+      { gatewayAddress: '169.254.10.10', policy: { allowedCidrs: [parseCidr('10.0.0.0/8')!] } }
+    )
+    expect('targets' in given && given.targets[0]?.requests[0]).toMatchObject({
+      address: '169.254.10.10',
+      origin: 'input'
+    })
+    expect(
+      notProbed({ type: 'IPAddress', value: '10.0.0.1' }, { gatewayAddress: '169.254.169.254' })
+    ).toEqual({
+      cause: 'refused',
+      notProbed: 'not probed: 169.254.169.254 is a cloud metadata service address'
+    })
   })
 })

@@ -43,7 +43,12 @@ function listener(port: number, requests: Partial<ProbeRequest>[] = [{}]): Liste
   }
 }
 
-function run(targets: ListenerTarget[], timeoutMs = 1500, expect?: StatusRange[]) {
+function run(
+  targets: ListenerTarget[],
+  timeoutMs = 1500,
+  expect?: StatusRange[],
+  showBody = false
+) {
   const lines: string[] = []
   const probe: ProbeTarget = {
     key: 'k',
@@ -57,6 +62,8 @@ function run(targets: ListenerTarget[], timeoutMs = 1500, expect?: StatusRange[]
     log: (line) => lines.push(line),
     sleep: (ms) => sleep(ms),
     skipTlsVerify: false,
+    policy: { allowedCidrs: [] },
+    showBody,
     ...(expect && { expect })
   }).then((outcomes) => outcomes.get('k'))
   return { result, lines }
@@ -76,9 +83,12 @@ describe('verifyTraffic', () => {
       state: 'serving',
       attempts: 1,
       last: { status: 200, url: 'http://shop.example.com:' + server.port + '/cart' },
-      noRoute: { status: 404, excerpt: '404 page not found' },
+      noRoute: { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } },
       tlsVerified: true
     })
+    // no body and no other header unless traffic-show-body asks for them
+    expect(outcome?.result.noRoute).not.toHaveProperty('excerpt')
+    expect(outcome?.result.last).not.toHaveProperty('allHeaders')
     expect(outcome?.problem).toBeUndefined()
     expect(lines[0]).toMatch(/HTTPRoute shop\/web → infra\/edge: serving/)
   })
@@ -191,11 +201,85 @@ describe('verifyTraffic', () => {
         res.end(`::error::pwned\u0007 ${'<script>'.repeat(200)}`)
       })
     )
-    const outcome = await run([listener(server.port)], 500).result
+    const outcome = await run([listener(server.port)], 500, undefined, true).result
     const excerpt = outcome?.result.last?.excerpt ?? ''
+    expect(excerpt).toMatch(/^::error::pwned /)
     expect(excerpt.length).toBeLessThanOrEqual(200)
     expect(excerpt).not.toMatch(/[\u0000-\u001f]/)
     expect(outcome?.result.last?.headers?.server).toHaveLength(200)
+  })
+
+  it('shows what any reader may see of an answer, and the body and every header only with traffic-show-body', async () => {
+    const server = await serve(
+      dataPlane('shop.example.com', (_req, res) => {
+        res.writeHead(502, {
+          'content-type': 'application/json',
+          'content-length': '40',
+          server: 'envoy',
+          via: '1.1 edge',
+          location: 'https://login.example.com/cb?token=s3cret#frag',
+          'set-cookie': 'session=s3cret',
+          'www-authenticate': 'Bearer realm=s3cret',
+          'x-internal': 'node-7'
+        })
+        res.end('{"AccessKeyId":"AKIAS3CRET","x":"....."}')
+      })
+    )
+    const hidden = await run([listener(server.port)], 500).result
+    const safe = {
+      'content-type': 'application/json',
+      'content-length': '40',
+      server: 'envoy',
+      via: '1.1 edge',
+      location: 'https://login.example.com/cb'
+    }
+    expect(hidden?.result.last?.headers).toEqual(safe)
+    expect(hidden?.result.last).not.toHaveProperty('excerpt')
+    expect(hidden?.result.last).not.toHaveProperty('allHeaders')
+    expect(JSON.stringify(hidden)).not.toMatch(/s3cret|AKIA|node-7/)
+    expect(hidden?.problem?.evidence?.[0]).toMatch(
+      /^Last answer: GET http:\/\/shop\.example\.com:\d+\/cart via 127\.0\.0\.1:\d+: HTTP 502 in \d+ ms \(content-type: application\/json; content-length: 40; server: envoy; via: 1\.1 edge; location: https:\/\/login\.example\.com\/cb\)$/
+    )
+
+    const shown = await run([listener(server.port)], 500, undefined, true).result
+    expect(shown?.result.last?.excerpt).toBe('{"AccessKeyId":"AKIAS3CRET","x":"....."}')
+    expect(shown?.result.last?.allHeaders).toMatchObject({
+      'set-cookie': '(masked)',
+      'www-authenticate': '(masked)',
+      'x-internal': 'node-7',
+      location: 'https://login.example.com/cb?token=s3cret#frag'
+    })
+    // the problem's evidence reaches the summary: still no body there
+    expect(JSON.stringify(shown?.problem)).not.toMatch(/AKIA|s3cret|node-7/)
+  })
+
+  it('ends a parent the guard refuses as not probed at once, sending nothing', async () => {
+    const server = await serve(dataPlane('shop.example.com', ok))
+    const target = listener(server.port)
+    const refused: ListenerTarget = {
+      ...target,
+      requests: target.requests.map((r) => ({ ...r, address: '169.254.169.254' })),
+      noRoute: target.noRoute?.map((r) => ({
+        ...r,
+        address: '169.254.169.254'
+      })) as ListenerTarget['noRoute']
+    }
+    const started = Date.now()
+    const { result, lines } = run([refused], 60_000)
+    const outcome = await result
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect(outcome?.result).toEqual({
+      state: 'not-probed',
+      why: 'not probed: 169.254.169.254 is a cloud metadata service address'
+    })
+    expect(outcome?.problem).toMatchObject({
+      reason: 'NotProbed',
+      severity: 'error',
+      title: 'Traffic not probed: the Gateway address is refused'
+    })
+    expect(lines).toEqual([
+      'HTTPRoute shop/web → infra/edge: not probed: 169.254.169.254 is a cloud metadata service address'
+    ])
   })
 
   it('passes a not-probed plan through without sending anything', async () => {
@@ -213,7 +297,9 @@ describe('verifyTraffic', () => {
         send: () => Promise.reject(new Error('sent')),
         log: () => undefined,
         sleep,
-        skipTlsVerify: false
+        skipTlsVerify: false,
+        policy: { allowedCidrs: [] },
+        showBody: false
       }
     )
     expect(outcomes.get('g')).toMatchObject({
@@ -245,7 +331,9 @@ describe('verifyTraffic', () => {
               : { status: 503, headers: {}, body: '', durationMs: 1 }
           ),
         log: () => undefined,
-        skipTlsVerify: false
+        skipTlsVerify: false,
+        policy: { allowedCidrs: [] },
+        showBody: false
       }
     )
     expect(outcomes.get('k')?.result).toMatchObject({ state: 'not-serving', last: { status: 503 } })

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{d as a,e as b}from"./chunk-FD4KZ7EY.js";import"./chunk-KELLCIBZ.js";import"./chunk-OP323YHB.js";import"./chunk-PCNWPQJM.js";import"./chunk-FXGDQ35O.js";import"./chunk-U7O2OSJZ.js";import"./chunk-7M4LSJXM.js";import"./chunk-SQNJL32M.js";import"./chunk-BD5N3IDL.js";import"./chunk-PG2SXAXI.js";import"./chunk-DQHF2WFD.js";import"./chunk-CMFZGU6N.js";import"./chunk-5FFFNLHM.js";import"./chunk-5I7R3ZRB.js";export{a as run,b as runExitCode};
