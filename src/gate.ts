@@ -3,7 +3,7 @@
 // when to stop looking.
 import type { ClusterClient, ManifestDocument, RouteScope } from './cluster/types.ts'
 import { reportsConflict } from './diagnose/conflicts.ts'
-import { definitelyFailed } from './diagnose/contradictions.ts'
+import { definitelyFailed, missingGatewayParents } from './diagnose/contradictions.ts'
 import { explainRoute } from './diagnose/explain.ts'
 import { explainMissingRoute } from './diagnose/missing.ts'
 import { namespacesToRead } from './diagnose/route-spec.ts'
@@ -32,6 +32,7 @@ import type { Send } from './probe/http.ts'
 import { probeRoutes, type TrafficRun } from './probe/run.ts'
 import type { ProbeOutcome } from './probe/verify.ts'
 import { ReadyTimes } from './ready-times.ts'
+import { Heartbeat } from './report/heartbeat.ts'
 import { ProgressLog } from './report/progress.ts'
 import { TOOL_VERSION } from './version.ts'
 import { scopeText, watchUntil } from './watch-until.ts'
@@ -46,7 +47,15 @@ export interface GateDeps {
   send?: Send
 }
 
-type Outcome = 'ready' | 'fail-fast' | 'deadline'
+type Outcome = 'ready' | 'fail-fast' | 'missing-parent' | 'deadline'
+
+/**
+ * fail-fast waits this long before a parentRef to a Gateway that does not exist counts as a failure:
+ * manifests applied in one go land within a second or two, and a Gateway applied by another step
+ * of the same deployment a little later must not fail a Route that only arrived first.
+ */
+export const MISSING_PARENT_GRACE_MS = 10_000
+const MISSING_PARENT_POLL_MS = 5_000
 
 export async function runGate(settings: Settings, deps: GateDeps): Promise<Report> {
   const started = deps.now()
@@ -122,11 +131,34 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // far are not all there are, and "all ready" would be a guess.
   const unlisted = new Map(listTargets(scope))
   const failFast = new FailFast(cluster, verdicts, deps.log)
+  const heartbeat = new Heartbeat(deadline)
+  const beat = (always: boolean): void => {
+    const expected = byName ? wanted.size : undefined
+    const line = heartbeat.line([...verdicts.byKey.values()], expected, deps.now(), always)
+    if (line !== undefined) deps.log(line)
+  }
+  const beating = setInterval(() => beat(true), settings.heartbeatMs)
+  let missingCheck: NodeJS.Timeout | undefined
+  let watching = true
   const outcome = await watchUntil<Outcome>(
     cluster,
     scope,
     { endsAt: deadline, atEnd: 'deadline', endName: 'the deadline', now: deps.now, log: deps.log },
     (stop) => {
+      if (settings.failFast) {
+        const look = (): void => {
+          void missingParents(cluster, verdicts).then((missing) => {
+            if (!watching) return
+            if (missing.length === 0) {
+              missingCheck = setTimeout(look, MISSING_PARENT_POLL_MS)
+              return
+            }
+            deps.log(`fail-fast: ${missing.join(', ')} does not exist`)
+            stop('missing-parent')
+          })
+        }
+        missingCheck = setTimeout(look, MISSING_PARENT_GRACE_MS)
+      }
       const judge = (changed: RouteObject[]): void => {
         const fresh: RouteVerdict[] = []
         for (const route of changed) {
@@ -136,6 +168,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
           fresh.push(verdict)
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
+        beat(false)
         const state = verdicts.overall(byName ? wanted.size : undefined)
         if (state === 'ready' && unlisted.size === 0) stop('ready')
         else if (state === 'failed' && settings.failFast) failFast.check(stop)
@@ -170,7 +203,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         }
       }
     }
-  )
+  ).finally(() => {
+    watching = false
+    clearInterval(beating)
+    clearTimeout(missingCheck)
+  })
 
   // A list that never answered leaves its Routes unknown, not absent: "does not exist" would be false.
   if (outcome === 'deadline' && unlisted.size > 0) {
@@ -209,7 +246,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       }
     )
   }
-  const finalOptions = { ...options, final: outcome === 'deadline' }
+  // a parent whose Gateway does not exist will get no status: it is failed now, as at the deadline
+  const finalOptions = { ...options, final: outcome === 'deadline' || outcome === 'missing-parent' }
   // Everything ready: the verdicts just reached stand, and there is nothing to diagnose. Reading the
   // cluster again would only delay the deployment (it is most of the gate's reaction time).
   const allReady = outcome === 'ready'
@@ -496,9 +534,28 @@ function listTargets(scope: RouteScope): [string, string][] {
   )
 }
 
+/** "Gateway infra/edge (parent of HTTPRoute shop/web)" for each parent the reads prove missing. */
+async function missingParents(cluster: ClusterClient, verdicts: VerdictTally): Promise<string[]> {
+  const waiting = [...verdicts.byKey.values()].filter((v) => v.verdict === 'pending')
+  if (waiting.length === 0) return []
+  const namespaces = new Set(waiting.flatMap((v) => v.parents.map((p) => p.parentRef.namespace)))
+  // a read that fails proves nothing: look again later
+  const world = await cluster.readWorld([...namespaces]).catch(() => undefined)
+  if (world === undefined) return []
+  return waiting.flatMap((v) =>
+    missingGatewayParents(v, world).map(
+      (ref) => `Gateway ${ref.namespace}/${ref.name} (parent of ${routeId(routeRef(v.route))})`
+    )
+  )
+}
+
 function summaryLine(report: Report, outcome: Outcome): string {
   const { routes, ready, failed, pending } = report.counts
   const why =
-    outcome === 'deadline' ? ' (deadline reached)' : outcome === 'fail-fast' ? ' (fail-fast)' : ''
+    outcome === 'deadline'
+      ? ' (deadline reached)'
+      : outcome === 'fail-fast' || outcome === 'missing-parent'
+        ? ' (fail-fast)'
+        : ''
   return `Verdict: ${report.verdict}${why}: ${ready} of ${routes} Routes ready, ${failed} failed, ${pending} pending, after ${((report.elapsedMs ?? 0) / 1000).toFixed(1)}s`
 }

@@ -28,6 +28,8 @@ export interface Settings {
   allNamespaces: boolean
   kinds: RouteKind[]
   timeoutMs: number
+  /** gate: how often the wait logs its one-line state */
+  heartbeatMs: number
   conditions: string[]
   failFast: boolean
   strict: boolean
@@ -120,6 +122,12 @@ export const INPUTS: InputSpec[] = [
     description:
       'How long to wait for every parent to be ready, e.g. `90s`, `5m`, `1h30m`. At the deadline pending parents fail.',
     default: '5m'
+  },
+  {
+    name: 'heartbeat',
+    description:
+      'Gate: while waiting, log one line this often (and on every change): how many Routes are ready, the parents that are not and why, and the time left.',
+    default: '30s'
   },
   {
     name: 'conditions',
@@ -461,6 +469,7 @@ export function parseSettings(read: InputReader, command?: Command): Settings {
     allNamespaces: flag('all-namespaces'),
     kinds: parseKinds(value('kinds')),
     timeoutMs: parseDuration(value('timeout')),
+    heartbeatMs: parseDuration(value('heartbeat'), 'heartbeat'),
     conditions,
     failFast: flag('fail-fast'),
     strict: flag('strict'),

@@ -32,7 +32,14 @@ function createClient(options: ConnectOptions): ClusterClient {
   const description = `${server} (context ${contextName})`
   guardCredentials(kubeConfig, description, options.mask)
   boundWatchLines(kubeConfig, server)
-  const api = new ApiRequester(kubeConfig, server, tuning.requestTimeoutMs, closing.signal)
+  const api = new ApiRequester(
+    kubeConfig,
+    server,
+    tuning.requestTimeoutMs,
+    closing.signal,
+    undefined,
+    description
+  )
   const discovery = new Discovery(api, tuning.retry, description)
   return new KubeClusterClient({
     kubeConfig,

@@ -97,6 +97,11 @@ function httpFault(
   }
 }
 
+/** The Node error code behind a transport failure (ECONNREFUSED, ENOTFOUND, …), if any. */
+export function faultCode(error: unknown): string | undefined {
+  return error instanceof Error ? causeCode(error) : undefined
+}
+
 function causeCode(error: Error): string | undefined {
   let current: unknown = error
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
@@ -138,7 +143,10 @@ function faultOf(error: unknown): Fault {
         }
       }
       if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
-        return { message: `TLS certificate rejected (${code})`, transient: false }
+        return {
+          message: `TLS certificate rejected (${code}): check the kubeconfig's certificate-authority and that the server's certificate covers its address`,
+          transient: false
+        }
       }
     }
     if (

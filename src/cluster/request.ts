@@ -11,7 +11,7 @@ import {
   type KubeConfig
 } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
-import { describeFault } from './errors.ts'
+import { describeFault, faultCode, type Fault } from './errors.ts'
 
 /** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
@@ -91,8 +91,19 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
+/**
+ * How long a server that never answered may refuse or drop connections before the run ends (with
+ * retry.ts's backoff, the run ends 3.5-7 s after the first attempt): a wrong address or a cluster
+ * that is down must not cost the whole timeout. After a first answer, the retries of retry.ts ride
+ * out a restarting API server as before.
+ */
+export const FIRST_CONTACT_MS = 3_000
+
 export class ApiRequester {
   private readonly http = new IsomorphicFetchHttpLibrary()
+  /** some request got an HTTP answer: transport faults from now on are worth retrying */
+  private contacted = false
+  private firstSentAt: number | undefined
   /**
    * The latest transient failure ("HTTP 503: … (GET /apis/…)"), until a request succeeds again: what
    * to name when a fault outlasts the run's deadline.
@@ -105,17 +116,24 @@ export class ApiRequester {
     private readonly timeoutMs: number,
     /** aborts every request in flight when the client closes */
     private readonly closing?: AbortSignal,
-    private readonly maxResponseBytes = MAX_RESPONSE_BYTES
+    private readonly maxResponseBytes = MAX_RESPONSE_BYTES,
+    /** "https://host:port (context name)", for the one line that says where a first contact failed */
+    private readonly description = server,
+    private readonly firstContactMs = FIRST_CONTACT_MS
   ) {}
 
   /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+    this.firstSentAt ??= Date.now()
     try {
       const body = await this.send<T>(method, path, options)
+      this.contacted = true
       this.lastFault = undefined
       return body
     } catch (error) {
       const fault = describeFault(error)
+      if (fault.status !== undefined) this.contacted = true
+      else if (!this.contacted && !fault.aborted) this.failFirstContact(error, fault)
       if (fault.transient) {
         const problem =
           fault.status === undefined ? fault.message : `HTTP ${fault.status}: ${fault.message}`
@@ -123,6 +141,21 @@ export class ApiRequester {
       }
       throw error
     }
+  }
+
+  /**
+   * Before any answer, a name that does not resolve fails at once and a refused or dropped
+   * connection once FIRST_CONTACT_MS have passed, as a ClusterError that retry.ts does not retry.
+   */
+  private failFirstContact(error: unknown, fault: Fault): void {
+    const trying = Date.now() - (this.firstSentAt ?? Date.now())
+    const code = faultCode(error)
+    if (code !== 'ENOTFOUND' && trying < this.firstContactMs) return
+    const since =
+      code === 'ENOTFOUND' ? '' : ` (no answer in ${(trying / 1000).toFixed(1)} s of retries)`
+    throw new ClusterError(
+      `cannot reach ${this.description}: ${fault.message}${since}; ${firstContactAdvice(code, this.server)}`
+    )
   }
 
   private async send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
@@ -173,5 +206,21 @@ export class ApiRequester {
       text += decoder.decode(chunk, { stream: true })
     }
     return text + decoder.decode()
+  }
+}
+
+/** What to check when the first contact with a server fails, by what failed. */
+function firstContactAdvice(code: string | undefined, server: string): string {
+  const host = new URL(server).hostname
+  switch (code) {
+    case 'ENOTFOUND':
+      return `the host name ${host} does not resolve: check the server address in the kubeconfig (and this runner's DNS)`
+    case 'ECONNREFUSED':
+      return `nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right`
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return `the connection was dropped: check for a proxy or firewall between this runner and the API server, and that the port serves HTTPS`
+    default:
+      return `check that this runner can reach ${host} (network, firewall, VPN) and that the kubeconfig's server address is right`
   }
 }

@@ -6,7 +6,9 @@
 import { refuteBackendNotFound, refuteRefNotPermitted } from './backends.ts'
 import type { DiagnosisContext } from './context.ts'
 import { refuteNotAllowedByListeners } from './listeners.ts'
-import type { RouteVerdict, World } from '../model/types.ts'
+import { findGateway, isGatewayRef } from '../model/owner.ts'
+import type { ParentRef, RouteVerdict, World } from '../model/types.ts'
+import { canSee } from './world.ts'
 
 interface Refuter {
   refute: (context: DiagnosisContext) => string[]
@@ -51,4 +53,21 @@ export function definitelyFailed(verdict: RouteVerdict, world: World): boolean {
           contradiction({ route, world, finding, parent }) === undefined
       )
   )
+}
+
+/**
+ * The parents still waiting for any status whose Gateway the reads prove absent: `world` read its
+ * namespace's Gateways and found none of that name. A Gateway that could not be read proves nothing.
+ */
+export function missingGatewayParents(verdict: RouteVerdict, world: World): ParentRef[] {
+  return verdict.parents
+    .filter(
+      (p) =>
+        p.verdict === 'pending' &&
+        p.findings.some((f) => f.reason === 'NoStatus') &&
+        isGatewayRef(p.parentRef) &&
+        canSee(world, 'gateways', p.parentRef.namespace) &&
+        findGateway(world, p.parentRef.namespace, p.parentRef.name) === undefined
+    )
+    .map((p) => p.parentRef)
 }

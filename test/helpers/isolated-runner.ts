@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -15,6 +15,7 @@ import { REGISTRY, ip, removeNetns, type BackendAnswer, type BackendRequest } fr
 
 const BACKEND = fileURLToPath(new URL('netns-backend.ts', import.meta.url))
 const BRIDGE = fileURLToPath(new URL('netns-bridge.ts', import.meta.url))
+const NXDOMAIN = fileURLToPath(new URL('nxdomain-dns.ts', import.meta.url))
 
 export interface RecordingServer {
   address: string
@@ -55,7 +56,9 @@ export async function startIsolatedRunner(
   clusterDir: string,
   addresses: string[],
   port: number,
-  apiServer: string
+  apiServer: string,
+  /** answer every DNS lookup inside with NXDOMAIN (ip netns exec mounts /etc/netns/NAME/resolv.conf) */
+  options: { nxdomain?: boolean } = {}
 ): Promise<IsolatedRunner> {
   const id = createHash('sha256')
     .update(`${clusterDir}${Date.now()}${Math.random()}`)
@@ -74,10 +77,12 @@ export async function startIsolatedRunner(
     inside.on('error', () => outside.destroy())
     outside.on('error', () => inside.destroy())
   })
+  const etc = path.join('/etc/netns', netns)
   const stop = async (): Promise<void> => {
     for (const child of children) child.kill('SIGTERM')
     await new Promise<void>((resolve) => hostSide.close(() => resolve()))
     removeNetns(netns)
+    await rm(etc, { recursive: true, force: true })
     await rm(dir, { recursive: true, force: true })
   }
   try {
@@ -86,6 +91,11 @@ export async function startIsolatedRunner(
     for (const address of addresses) ip('-n', netns, 'addr', 'add', `${address}/32`, 'dev', 'lo')
     await new Promise<void>((resolve) => hostSide.listen(socketPath, resolve))
     const exec = ['netns', 'exec', netns, process.execPath]
+    if (options.nxdomain === true) {
+      await mkdir(etc, { recursive: true })
+      await writeFile(path.join(etc, 'resolv.conf'), 'nameserver 127.0.0.1\n')
+      children.push(await started([...exec, NXDOMAIN, '127.0.0.1'], 'NXDOMAIN DNS server'))
+    }
     children.push(
       await started([...exec, BRIDGE, api.hostname, api.port, socketPath], 'API bridge')
     )

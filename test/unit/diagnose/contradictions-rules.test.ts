@@ -2,7 +2,7 @@
 // failed parent (or on the Route itself) is not contradicted by route-gate's own reads. Each branch
 // is pinned here with the status shapes the model hands over.
 import { describe, expect, it } from 'vitest'
-import { definitelyFailed } from '../../../src/diagnose/contradictions.ts'
+import { definitelyFailed, missingGatewayParents } from '../../../src/diagnose/contradictions.ts'
 import type { Finding } from '../../../src/model/types.ts'
 import { baseWorld, ref, route, routeVerdict } from '../../fixtures/diagnose/world.ts'
 
@@ -110,5 +110,46 @@ describe('definitelyFailed', () => {
       }
     ])
     expect(definitelyFailed(pending, baseWorld())).toBe(false)
+  })
+})
+
+describe('missingGatewayParents', () => {
+  const noStatus: Finding = { reason: 'NoStatus', severity: 'warning' }
+  const waitingOn = (...names: string[]) =>
+    routeVerdict(
+      toCart(names.map((name) => ({ name, namespace: 'infra' }))),
+      names.map((name) => ({
+        parentRef: ref(name),
+        finding: noStatus,
+        verdict: 'pending' as const
+      }))
+    )
+
+  it('names a Gateway the reads prove absent, never one that exists', () => {
+    expect(missingGatewayParents(waitingOn('web', 'gone'), baseWorld())).toEqual([ref('gone')])
+  })
+
+  it('proves nothing where the Gateways could not be read', () => {
+    const blind = { ...baseWorld(), unreadable: ['gateways in namespace infra: forbidden (list)'] }
+    expect(missingGatewayParents(waitingOn('gone'), blind)).toEqual([])
+  })
+
+  it('looks only at parents still waiting for any status, and only at Gateways', () => {
+    const stale = routeVerdict(toCart([{ name: 'gone', namespace: 'infra' }]), [
+      {
+        parentRef: ref('gone'),
+        finding: { reason: 'StaleStatus', severity: 'warning' },
+        verdict: 'pending'
+      }
+    ])
+    expect(missingGatewayParents(stale, baseWorld())).toEqual([])
+    const service = routeVerdict(toCart([{ name: 'gone', namespace: 'infra', kind: 'Service' }]), [
+      {
+        parentRef: ref('gone', { kind: 'Service', group: '' }),
+        finding: noStatus,
+        verdict: 'pending'
+      }
+    ])
+    expect(missingGatewayParents(service, baseWorld())).toEqual([])
   })
 })

@@ -1,0 +1,71 @@
+// One line while a gate waits: how many Routes are ready, which parents are not and why, and the
+// time left. Printed every heartbeat interval and whenever what it says changes, so a long wait is
+// never silent and a quiet log means nothing moved.
+import type { RouteVerdict } from '../model/types.ts'
+import { safeLogLine } from './escape.ts'
+import { formatDuration, formatParentRef, routeId } from './labels.ts'
+
+/** Why a parent is still pending, in the words a reader of the log needs. */
+const WAITING: Record<string, string> = {
+  NoStatus: 'no status yet',
+  StaleStatus: 'status of an older generation',
+  ConditionMissing: 'a condition not written yet',
+  ConditionUnknown: 'condition Unknown'
+}
+
+/** a longer list is cut: the line must stay one line */
+const MAX_NAMED = 5
+
+export class Heartbeat {
+  /** the last line said, without the time left */
+  private said: string | undefined
+
+  constructor(private readonly deadline: number) {}
+
+  /**
+   * The line, or undefined when it says what the last one said and `always` is false. `expected`:
+   * how many Routes must be ready (by name), or undefined for those seen so far.
+   */
+  line(
+    verdicts: RouteVerdict[],
+    expected: number | undefined,
+    now: number,
+    always: boolean
+  ): string | undefined {
+    const total = expected ?? verdicts.length
+    const ready = verdicts.filter((v) => v.verdict === 'ready').length
+    const waiting = verdicts.flatMap(notReady)
+    const unseen = expected === undefined ? 0 : Math.max(0, expected - verdicts.length)
+    const named = waiting.slice(0, MAX_NAMED)
+    const more = waiting.length - named.length
+    const parts = [
+      `${ready} of ${total} Route${total === 1 ? '' : 's'} ready`,
+      ...(unseen > 0 ? [`${unseen} not found yet`] : []),
+      ...(named.length > 0
+        ? [`waiting on ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`]
+        : [])
+    ]
+    const what = parts.join('; ')
+    if (!always && what === this.said) return undefined
+    this.said = what
+    const left = formatDuration(this.deadline - now)
+    return safeLogLine(`${what}; ${left} left`).replace(/\n/g, ' ')
+  }
+}
+
+function notReady(verdict: RouteVerdict): string[] {
+  const route = verdict.route
+  const name = routeId({ ...route, namespace: route.metadata.namespace, name: route.metadata.name })
+  if (verdict.verdict === 'ready') return []
+  const whole = verdict.findings[0]
+  if (whole !== undefined || verdict.parents.length === 0) {
+    return [`${name} (${whole?.reason ?? verdict.verdict})`]
+  }
+  return verdict.parents
+    .filter((p) => p.verdict !== 'ready')
+    .map((p) => {
+      const reason = p.findings[0]?.reason
+      const why = reason === undefined ? p.verdict : (WAITING[reason] ?? `${p.verdict}: ${reason}`)
+      return `${name} → ${formatParentRef(p.parentRef)} (${why})`
+    })
+}
