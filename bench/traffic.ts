@@ -60,7 +60,7 @@ async function main(): Promise<void> {
           file,
           `${serviceYaml('web')}---\n${endpointSliceYaml('web', backend)}---\n${routeYaml(name, testHostname(ns, name))}`
         )
-        const args = ['check', '--manifests', file, '--namespace', ns, '--timeout', '60s']
+        const args = ['apply', '--manifests', file, '--namespace', ns, '--timeout', '60s']
         const ms = await timedRun(verify ? [...args, '--verify-traffic'] : args)
         ;(verify ? fresh.verified : fresh.plain).push(ms)
       }

@@ -93,6 +93,18 @@ export async function readUserFile(
   }
 }
 
+/** Standard input, whole, at most `maxBytes` (`helm template … | route-gate …`). */
+export async function readStdin(label: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    total += chunk.length
+    if (total > maxBytes) throw tooLarge(label, maxBytes)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, total)
+}
+
 /** Writes a private (0600) regular file; a FIFO, device or directory at the path is refused. */
 export async function writeUserFile(file: string, text: string, input: string): Promise<void> {
   const label = `Invalid ${input} "${file}"`

@@ -92,13 +92,17 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     )
   }
   if (docs.length > 0) {
-    const applied = await inTime(applyManifests(docs, settings, deps))
+    // check is read-only: it gates the Routes the files name, as the cluster has them
+    const located = docs.map((doc) => ({ doc, object: doc.object }))
+    const applied = settings.applyManifests
+      ? await inTime(applyManifests(docs, settings, deps))
+      : located
     if (settings.dryRun) return dryRunReport(applied.length, docs.length, started, deps)
     for (const { doc, object } of applied) {
       if (!isRouteObject(object)) continue
       const key = {
         kind: object.kind,
-        namespace: object.metadata.namespace,
+        namespace: object.metadata.namespace ?? defaultNamespace,
         name: object.metadata.name
       }
       names.push(key)

@@ -8,7 +8,7 @@ import { ROUTE_KINDS, type RouteKind } from './model/types.ts'
 import type { StatusRange } from './probe/answer.ts'
 import { parseCidr, refusedTarget, type Cidr } from './probe/target-guard.ts'
 
-export type OutputFormat = 'text' | 'json' | 'markdown'
+export type OutputFormat = 'text' | 'json' | 'yaml' | 'markdown'
 export type Command = 'gate' | 'monitor'
 export type FailOn = 'degraded' | 'any' | 'never'
 
@@ -33,7 +33,12 @@ export interface Settings {
   conditions: string[]
   failFast: boolean
   strict: boolean
+  /** the Action's kubeconfig input: content */
   kubeconfig?: string
+  /** the CLI's --kubeconfig: a path, as in kubectl */
+  kubeconfigFile?: string
+  /** gate: server-side apply the manifests first (CLI apply, the Action's gate); else locate their Routes */
+  applyManifests: boolean
   context?: string
   dryRun: boolean
   summary: boolean
@@ -95,7 +100,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'manifests',
     description:
-      'Files, directories or globs of manifests to server-side apply, one per line or comma-separated. Routes among them are gated.'
+      'Files, directories or globs of manifests, one per line or comma-separated (`-` reads stdin). The Action and `apply` server-side apply them and gate their Routes; `check` gates the Routes they name and applies nothing.'
   },
   {
     name: 'routes',
@@ -148,7 +153,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'kubeconfig',
     description:
-      'Kubeconfig content (not a path). Credentials in it are masked. Default: KUBECONFIG, ~/.kube/config, in-cluster.'
+      'Action: kubeconfig content (a secret); CLI: a path to a kubeconfig file, as in kubectl. Credentials in it are masked. Default: KUBECONFIG, ~/.kube/config, in-cluster.'
   },
   { name: 'context', description: 'Kubeconfig context to use; default: its current context.' },
   {
@@ -171,7 +176,7 @@ export const INPUTS: InputSpec[] = [
   },
   {
     name: 'format',
-    description: 'Output format of the CLI: text, json or markdown.',
+    description: 'Output format of the CLI (-o): text, json, yaml or markdown.',
     default: 'text',
     cliOnly: true
   },
@@ -283,6 +288,14 @@ export function parseDuration(text: string, input = 'timeout'): number {
   if (ms <= 0) throw new InputError(`Invalid ${input} "${text}": it must be longer than zero`)
   if (ms > 24 * 3_600_000) throw new InputError(`Invalid ${input} "${text}": at most 24h`)
   return ms
+}
+
+function kubeconfigOf(
+  given: string | undefined,
+  form: 'content' | 'path'
+): Pick<Settings, 'kubeconfig' | 'kubeconfigFile'> {
+  if (!given?.trim()) return {}
+  return form === 'path' ? { kubeconfigFile: given.trim() } : { kubeconfig: given }
 }
 
 export function parseBoolean(text: string, input: string): boolean {
@@ -424,8 +437,19 @@ export function parseStatusRanges(text: string): StatusRange[] {
   })
 }
 
+export interface EntryPoint {
+  /** gate: apply the manifests before gating them (default: true, as the Action does) */
+  apply?: boolean
+  /** how the kubeconfig input is read: content (the Action, default) or a path (the CLI) */
+  kubeconfig?: 'content' | 'path'
+}
+
 /** `command` is given by the CLI's subcommand; the Action leaves it to the `mode` input. */
-export function parseSettings(read: InputReader, command?: Command): Settings {
+export function parseSettings(
+  read: InputReader,
+  command?: Command,
+  entry: EntryPoint = {}
+): Settings {
   const value = (name: string): string => {
     const raw = read(name)?.trim() ?? ''
     return raw !== '' ? raw : (INPUTS.find((i) => i.name === name)?.default ?? '')
@@ -473,13 +497,14 @@ export function parseSettings(read: InputReader, command?: Command): Settings {
     conditions,
     failFast: flag('fail-fast'),
     strict: flag('strict'),
-    kubeconfig: read('kubeconfig')?.trim() ? read('kubeconfig') : undefined,
+    ...kubeconfigOf(read('kubeconfig'), entry.kubeconfig ?? 'content'),
+    applyManifests: entry.apply ?? true,
     context: optional('context'),
     dryRun: flag('dry-run'),
     summary: flag('summary'),
     annotations: flag('annotations'),
     fromFile: optional('from-file'),
-    format: parseEnum(value('format'), 'format', ['text', 'json', 'markdown'] as const),
+    format: parseEnum(value('format'), 'format', ['text', 'json', 'yaml', 'markdown'] as const),
     reportFile: optional('report-file'),
     failOn: parseEnum(value('fail-on'), 'fail-on', ['degraded', 'any', 'never'] as const),
     watchDurationMs:

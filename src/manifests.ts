@@ -6,7 +6,7 @@ import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node 
 import type { ManifestDocument } from './cluster/types.ts'
 import { parseLargeYaml, type ParsedDocument } from './large-yaml.ts'
 import { InputError } from './errors.ts'
-import { readUserFile } from './files.ts'
+import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
 import { routeShapeError } from './model/shape.ts'
 import type { KubeObject } from './model/types.ts'
@@ -21,10 +21,17 @@ const MAX_ALIASES = 100
  * symlink cannot make the run read /dev/zero or a file of the runner; an absolute entry is the
  * user's explicit choice. Only regular files are read (readText).
  */
+/** The manifests entry (and from-file) that reads standard input: `helm template … | route-gate …` */
+export const STDIN = '-'
+
 export async function expandManifestPaths(entries: string[], cwd: string): Promise<string[]> {
   const files: string[] = []
   const workspace = await realpath(cwd).catch(() => path.resolve(cwd))
   for (const entry of entries) {
+    if (entry === STDIN) {
+      files.push(STDIN)
+      continue
+    }
     const absolute = path.resolve(cwd, entry)
     const info = await stat(absolute).catch(() => undefined)
     let found: string[]
@@ -82,7 +89,7 @@ export async function loadManifests(
 ): Promise<ManifestDocument[]> {
   const docs: ManifestDocument[] = []
   for (const file of files) {
-    const shown = displayPath(file, cwd)
+    const shown = file === STDIN ? 'stdin' : displayPath(file, cwd)
     docs.push(...parseManifestText(await readText(file, shown), shown))
     if (deadline !== undefined && deadline.now() > deadline.at) {
       throw new InputError(
@@ -100,7 +107,7 @@ function displayPath(file: string, cwd: string): string {
 }
 
 async function readText(file: string, shown: string): Promise<string> {
-  const bytes = await readUserFile(file, shown)
+  const bytes = file === STDIN ? await readStdin(shown) : await readUserFile(file, shown)
   if (bytes.subarray(0, 8192).includes(0)) {
     throw new InputError(`${shown}: binary data, not a YAML or JSON manifest`)
   }

@@ -51,7 +51,7 @@ describe(`on the oldest supported Node (v${floor})`, () => {
     const dir = await manifestDir({ 'route.yaml': contourRoute(ns, 'web', 'missing') })
     const result = await runCli(
       [
-        'check',
+        'apply',
         '--manifests',
         'route.yaml',
         '--namespace',

@@ -139,6 +139,52 @@ describe('usage and errors', () => {
     expect(stdout).toContain('Exit codes: 0 ready, 1 not ready')
   })
 
+  const CHECK = { has: ['manifests', 'from-file', 'fail-fast'], lacks: ['dry-run', 'previous'] }
+  const APPLY = { has: ['manifests', 'dry-run'], lacks: ['from-file', 'previous'] }
+  const MONITOR = { has: ['previous', 'fail-on'], lacks: ['manifests', 'verify-traffic'] }
+  it.each([
+    [['check', '--help'], 'check', CHECK],
+    [['check', '-h'], 'check', CHECK],
+    [['help', 'check'], 'check', CHECK],
+    [['apply', '--help'], 'apply', APPLY],
+    [['help', 'apply'], 'apply', APPLY],
+    [['monitor', '--help'], 'monitor', MONITOR]
+  ])('%j prints that command’s flags only, exit 0', async (args, verb, flags) => {
+    const { code, stdout } = await runCli(args)
+    expect(code).toBe(0)
+    expect(stdout.split('\n')[0]).toMatch(new RegExp(`^route-gate ${verb}: `))
+    const listed = [...stdout.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1])
+    expect(stdout).toContain('-n, --namespace')
+    expect(stdout).toContain('-o, --format')
+    expect(listed).toEqual(expect.arrayContaining(flags.has))
+    for (const flag of flags.lacks) expect(listed).not.toContain(flag)
+  })
+
+  it('reads a dump from stdin, takes kubectl short flags, and prints YAML with -o yaml', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const dump = await readFile(EXAMPLE, 'utf8')
+    const yaml = await runCli(['check', '--from-file', '-', '-o', 'yaml', '-n', 'shop'], {
+      input: dump
+    })
+    expect(yaml.code).toBe(1)
+    const { parse } = await import('yaml')
+    const report = parse(yaml.stdout) as Report
+    expectValidReport(report)
+    const json = await runCli([
+      'check',
+      '--from-file',
+      EXAMPLE,
+      '--output',
+      'json',
+      '--namespace=shop'
+    ])
+    expect(report).toEqual({ ...(JSON.parse(json.stdout) as Report), routes: expect.any(Array) })
+    expect(report.routes.map((r) => r.name)).toEqual(
+      (JSON.parse(json.stdout) as Report).routes.map((r) => r.name)
+    )
+    expect(report.routes.every((r) => r.source?.file === 'stdin')).toBe(true)
+  })
+
   it('--version prints the package version', async () => {
     const { code, stdout } = await runCli(['--version'])
     expect(code).toBe(0)
@@ -146,10 +192,42 @@ describe('usage and errors', () => {
   })
 
   it.each([
-    [['check', '--timout', '5m'], 'route-gate: Unknown flag --timout: see route-gate --help'],
+    [
+      ['check', '--timout', '5m'],
+      'route-gate: Unknown flag --timout: did you mean --timeout? (see route-gate check --help)'
+    ],
+    [
+      ['check', '--namepsace', 'shop'],
+      'route-gate: Unknown flag --namepsace: did you mean --namespace? (see route-gate check --help)'
+    ],
+    [['check', '-x'], 'route-gate: Unknown flag -x (see route-gate check --help)'],
+    [
+      ['check', '--previous', 'last.json'],
+      'route-gate: Flag --previous belongs to route-gate monitor, not check (see route-gate check --help)'
+    ],
+    [
+      ['apply', '--from-file', 'dump.yaml'],
+      'route-gate: Flag --from-file belongs to route-gate check, not apply (see route-gate apply --help)'
+    ],
+    [
+      ['check', 'httproute/web'],
+      'route-gate: Unexpected argument "httproute/web": flags look like --name value (see route-gate check --help)'
+    ],
+    [
+      ['check', '--namespace', 'a', '--namespace', 'b'],
+      'route-gate: Flag --namespace is given twice'
+    ],
     [
       ['deploy'],
-      'route-gate: Unknown command "deploy": use route-gate check or route-gate monitor (see --help)'
+      'route-gate: Unknown command "deploy": use one of check, apply, monitor (see route-gate --help)'
+    ],
+    [
+      ['aply'],
+      'route-gate: Unknown command "aply": did you mean apply? use one of check, apply, monitor (see route-gate --help)'
+    ],
+    [
+      ['check', '--routes', 'httproute/web', '--kubeconfig', '/nonexistent/kubeconfig'],
+      'route-gate: Invalid kubeconfig "/nonexistent/kubeconfig": no such file'
     ],
     [
       ['check', '--routes', 'httproute/web', '--timeout', '5 minutes'],

@@ -135,7 +135,7 @@ describe('parseSettings', () => {
       errorOf(() => settingsFrom({ routes: 'httproute/web', conditions: 'Accepted,Not Valid' }))
     ).toMatch(/^Invalid conditions entry "Not Valid"/)
     expect(errorOf(() => settingsFrom({ routes: 'httproute/web', format: 'xml' }))).toBe(
-      'Invalid format "xml": use one of text, json, markdown'
+      'Invalid format "xml": use one of text, json, yaml, markdown'
     )
   })
 

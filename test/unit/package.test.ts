@@ -107,7 +107,7 @@ describe('the npm package', () => {
     const result = await npx(['--help'])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain(`route-gate ${pkg.version}`)
-    expect(result.stdout).toMatch(/Usage:[\s\S]*route-gate check/)
+    expect(result.stdout).toMatch(/Commands:[\s\S]*  check +read-only/)
   })
 
   it('loads every bundled chunk from the install without any other package', async () => {

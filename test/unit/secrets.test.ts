@@ -3,7 +3,7 @@
 // summary, the outputs or a file left behind. route-gate writes no temporary kubeconfig at all (the
 // content is parsed in memory): the scan of RUNNER_TEMP and the temp directory proves that nothing
 // holding a secret is left there, on failure too.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -127,6 +127,10 @@ describe('kubeconfig secrets', () => {
 
   it('CLI bundle: the kubeconfig flag and KUBECONFIG leak nothing into stdout or stderr', async () => {
     const since = Date.now() - 1000
+    // --kubeconfig is a path, as in kubectl: the file is the test's own, removed before the check
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kubeconfig-'))
+    const file = path.join(dir, 'config')
+    await writeFile(file, kubeconfig(`    token: ${TOKEN}`), { mode: 0o600 })
     const flag = await runCli([
       'check',
       '--routes',
@@ -134,8 +138,9 @@ describe('kubeconfig secrets', () => {
       '--timeout',
       '2s',
       '--kubeconfig',
-      kubeconfig(`    token: ${TOKEN}`)
+      file
     ])
+    await rm(dir, { recursive: true, force: true })
     expect(flag.code).toBe(3)
     for (const secret of SECRETS) expect(flag.stdout + flag.stderr).not.toContain(secret)
     expect(await filesWithSecrets(os.tmpdir(), since)).toEqual([])

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{d as a,e as b}from"./chunk-JXMU4CZC.js";import"./chunk-WSIKQOAH.js";import"./chunk-XQHL7J2B.js";import"./chunk-AI3YNTYH.js";import"./chunk-FXGDQ35O.js";import"./chunk-U7O2OSJZ.js";import"./chunk-7M4LSJXM.js";import"./chunk-SQNJL32M.js";import"./chunk-LWQQJJGT.js";import"./chunk-EX67WT7A.js";import"./chunk-BT72KPSC.js";import"./chunk-G235UP7M.js";import"./chunk-5FFFNLHM.js";import"./chunk-5I7R3ZRB.js";export{a as run,b as runExitCode};
