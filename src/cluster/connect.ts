@@ -31,7 +31,7 @@ function createClient(options: ConnectOptions): ClusterClient {
   const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
   guardCredentials(kubeConfig, description, options.mask)
-  boundWatchLines(kubeConfig, server)
+  const watchLines = boundWatchLines(kubeConfig, server)
   const api = new ApiRequester(
     kubeConfig,
     server,
@@ -48,6 +48,7 @@ function createClient(options: ConnectOptions): ClusterClient {
     description,
     defaultNamespace,
     tuning,
-    closing
+    closing,
+    watchLines
   })
 }

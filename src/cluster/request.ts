@@ -36,40 +36,58 @@ function decorate<T extends object>(target: T, overrides: Record<string, unknown
   })
 }
 
+/** What the watch-line bound cut, once it had to: a definite failure, never retried. */
+export interface WatchLineBound {
+  cut?: ClusterError
+}
+
+/** the head of a line kept to name the object it carries */
+const LINE_HEAD_BYTES = 64 * 1024
+
 /**
  * client-node's Watch splits the stream into lines without a limit: a server (or whatever answers in
  * its place) that never sends a newline would grow one line until memory runs out. Every watch request
- * of this KubeConfig gets a dispatcher that ends the stream once a line passes `maxLineBytes`.
+ * of this KubeConfig gets a dispatcher that ends the stream once a line passes `maxLineBytes`. The
+ * Watch reports that end as a transport failure, so the cut is also kept in the returned holder:
+ * the watch loop ends the run with it instead of retrying a stream that would be cut again.
  */
 export function boundWatchLines(
   kubeConfig: KubeConfig,
   server: string,
   maxLineBytes = MAX_WATCH_LINE_BYTES
-): void {
+): WatchLineBound {
+  const bound: WatchLineBound = {}
   const apply = kubeConfig.applySecurityAuthentication.bind(kubeConfig)
   kubeConfig.applySecurityAuthentication = async (context: RequestContext) => {
     await apply(context)
     const dispatcher = context.getDispatcher() as Dispatching | undefined
     if (dispatcher === undefined) return
-    if (new URL(context.getUrl()).searchParams.get('watch') !== 'true') return
+    const url = new URL(context.getUrl())
+    if (url.searchParams.get('watch') !== 'true') return
     const dispatch = (options: unknown, handler: ResponseHandler): boolean => {
       let line = 0
+      let head: Buffer[] = []
+      let headBytes = 0
       const onResponseData = (controller: { abort(reason: Error): void }, chunk: Buffer): void => {
         for (let start = 0; start < chunk.length;) {
           const newline = chunk.indexOf(10, start)
-          line += (newline < 0 ? chunk.length : newline) - start
+          const end = newline < 0 ? chunk.length : newline
+          line += end - start
+          if (headBytes < LINE_HEAD_BYTES) {
+            head.push(chunk.subarray(start, Math.min(end, start + LINE_HEAD_BYTES - headBytes)))
+            headBytes += Math.min(end - start, LINE_HEAD_BYTES - headBytes)
+          }
           if (line > maxLineBytes) {
-            // client-node's Watch reports the cut as a transport failure ("terminated"): the
-            // watch retries with backoff until the deadline, never keeping a line without end
-            controller.abort(
-              new ClusterError(
-                `${server} sent a watch event longer than ${maxLineBytes} bytes, the most route-gate reads`
-              )
+            bound.cut = new ClusterError(
+              `${server} sent a watch event longer than ${maxLineBytes} bytes (${describeObject(Buffer.concat(head).toString('utf8'), url.pathname)}), the most route-gate reads; an object that large is no Route a controller keeps: check what writes it, or gate fewer Routes per watch (selector, namespace)`
             )
+            controller.abort(bound.cut)
             return
           }
           if (newline < 0) break
           line = 0
+          head = []
+          headBytes = 0
           start = newline + 1
         }
         handler.onResponseData?.(controller, chunk)
@@ -78,6 +96,21 @@ export function boundWatchLines(
     }
     context.setDispatcher(decorate(dispatcher, { dispatch }) as never)
   }
+  return bound
+}
+
+/**
+ * "HTTPRoute shop/web" from the start of a watch event (kind and metadata come first in what the API
+ * server writes), else the resource the watch was on.
+ */
+function describeObject(head: string, path: string): string {
+  const field = (name: string): string | undefined =>
+    new RegExp(`"${name}"\\s*:\\s*"([^"\\\\]{1,253})"`).exec(head)?.[1]
+  const kind = field('kind')
+  const name = field('name')
+  if (kind === undefined || name === undefined) return `watch of ${path}`
+  const namespace = field('namespace')
+  return `${kind} ${namespace === undefined ? '' : `${namespace}/`}${name}`
 }
 
 export type Query = Record<string, string | number | boolean | undefined>

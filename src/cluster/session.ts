@@ -1,7 +1,7 @@
 // What every cluster operation shares: the transport, discovery, names for messages and the timing.
 import type { KubeConfig } from '@kubernetes/client-node'
 import type { Discovery } from './discovery.ts'
-import type { ApiRequester } from './request.ts'
+import type { ApiRequester, WatchLineBound } from './request.ts'
 import type { RetryTuning } from './retry.ts'
 
 export interface ClusterTuning {
@@ -28,4 +28,6 @@ export interface Session {
   tuning: ClusterTuning
   /** aborted by close(): requests, retries and watches end */
   closing: AbortController
+  /** set once a watch event was too long to read: the run ends with it */
+  watchLines: WatchLineBound
 }

@@ -176,6 +176,8 @@ async function cycle(
     signal
   )
   if (end.aborted || signal.aborted) return undefined
+  // the stream was cut at an event too long to read: reopening it would cut it again
+  if (session.watchLines.cut !== undefined) throw session.watchLines.cut
   if (end.gone || (end.error !== null && describeFault(end.error).status === 410)) {
     state.resourceVersion = undefined
     return undefined

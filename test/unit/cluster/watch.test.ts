@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { ClusterClient, RouteScope, RouteWatchHandlers } from '../../../src/cluster/types.ts'
+import { MAX_WATCH_LINE_BYTES } from '../../../src/cluster/request.ts'
 import { ClusterError } from '../../../src/errors.ts'
 import type { RouteObject } from '../../../src/model/types.ts'
 import {
@@ -122,6 +123,36 @@ describe('watchRoutes and listRoutes', () => {
     fake.requestsTo('GET', COLLECTION).filter((r) => r.query.get('watch') === 'true')
   const lists = (): RecordedRequest[] =>
     fake.requestsTo('GET', COLLECTION).filter((r) => r.query.get('watch') !== 'true')
+
+  it('ends with a ClusterError naming the object and the limit for an event too long to read, never retried', async () => {
+    script(
+      fake,
+      [listOf('10')],
+      [
+        (_request, response) => {
+          const stream = openStream(response)
+          stream.send('ADDED', event('fine', '11'))
+          // kind and metadata come first, as the API server writes them, then more than 16 MiB
+          response.write(
+            `{"type":"MODIFIED","object":{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"huge","namespace":"shop"},"spec":{"padding":"${'x'.repeat(MAX_WATCH_LINE_BYTES + 1024)}"}}}\n`
+          )
+        }
+      ]
+    )
+    const handlers = recorder()
+    const error = await client.watchRoutes(SCOPE, handlers, stop.signal).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(ClusterError)
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^http://127\\.0\\.0\\.1:\\d+ sent a watch event longer than ${MAX_WATCH_LINE_BYTES} bytes \\(HTTPRoute shop/huge\\), the most route-gate reads`
+      )
+    )
+    expect(watches()).toHaveLength(1)
+    expect(handlers.retries).toEqual([])
+  })
 
   it('drops managedFields from delivered Routes (thousands are held in memory)', async () => {
     const withFields = {
