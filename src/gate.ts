@@ -26,7 +26,7 @@ import type {
   VerdictOptions,
   World
 } from './model/types.ts'
-import { applyProbes } from './probe/apply.ts'
+import { applyProbes, probeKey } from './probe/apply.ts'
 import { loadTrafficCa } from './probe/ca.ts'
 import type { Send } from './probe/http.ts'
 import { probeRoutes, type TrafficRun } from './probe/run.ts'
@@ -237,7 +237,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         ca: trafficCa,
         skipTlsVerify: settings.trafficSkipTlsVerify,
         policy: { allowedCidrs: settings.trafficAllowedCidrs },
-        showBody: settings.trafficShowBody
+        showBody: settings.trafficShowBody,
+        successes: settings.trafficSuccesses
       },
       {
         deadline,
@@ -246,6 +247,7 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
         readWorld: () => inTime(cluster.readWorld([])),
         listHttpRoutes: () =>
           inTime(cluster.listRoutes({ kinds: ['HTTPRoute'], namespaces: 'all' })),
+        degraded: () => degradedParents(cluster, scope, verdicts, readyWorld, options),
         send: deps.send
       }
     )
@@ -536,6 +538,38 @@ function listTargets(scope: RouteScope): [string, string][] {
       `${kind}s in ${ns === null ? 'every namespace' : `namespace ${ns}`}`
     ])
   )
+}
+
+/**
+ * The parents, by probe key, whose status is no longer ready: the Routes are listed again and judged
+ * as before. A list that fails says nothing either way: no parent is taken for degraded on it.
+ */
+async function degradedParents(
+  cluster: ClusterClient,
+  scope: RouteScope,
+  verdicts: VerdictTally,
+  world: World,
+  options: VerdictOptions
+): Promise<Map<string, string>> {
+  const degraded = new Map<string, string>()
+  const listed = await cluster.listRoutes(scope).catch(() => undefined)
+  if (listed === undefined) return degraded
+  const current = new Map(listed.map((r) => [routeKey(routeRef(r)), r]))
+  for (const [key, before] of verdicts.byKey) {
+    const ref = routeRef(before.route)
+    const route = current.get(key)
+    if (route === undefined) {
+      for (const p of before.parents) degraded.set(probeKey(ref, p.parentRef), 'the Route is gone')
+      continue
+    }
+    for (const p of evaluateRoute(route, world, options).parents) {
+      if (p.verdict === 'ready') continue
+      const f = p.findings[0]
+      const why = f?.condition === undefined ? (f?.reason ?? p.verdict) : `${f.condition} ${f.reason}`
+      degraded.set(probeKey(ref, p.parentRef), `${why}${f?.message ? `: ${f.message}` : ''}`)
+    }
+  }
+  return degraded
 }
 
 /** "Gateway infra/edge (parent of HTTPRoute shop/web)" for each parent the reads prove missing. */

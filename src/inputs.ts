@@ -76,6 +76,8 @@ export interface Settings {
   trafficAllowedCidrs: Cidr[]
   /** verify-traffic: keep the body excerpt and every header of an answer, in the report file only */
   trafficShowBody: boolean
+  /** verify-traffic: rounds in a row a parent's requests must all be routed in */
+  trafficSuccesses: number
 }
 
 export interface InputSpec {
@@ -254,6 +256,12 @@ export const INPUTS: InputSpec[] = [
     default: 'false'
   },
   {
+    name: 'traffic-successes',
+    description:
+      'Verify-traffic: how many rounds in a row every request of a parent must be answered by the Route before it counts as serving (Gateway API conformance uses 3).',
+    default: '3'
+  },
+  {
     name: 'traffic-allowed-cidrs',
     description:
       "Verify-traffic: CIDRs (comma or newline separated, e.g. `10.0.0.0/8,fd00::/8`) a Gateway's `status.addresses` must fall in to be probed. Link-local, metadata-service, unspecified, broadcast and multicast addresses are never probed from status, whatever this says."
@@ -296,6 +304,15 @@ function kubeconfigOf(
 ): Pick<Settings, 'kubeconfig' | 'kubeconfigFile'> {
   if (!given?.trim()) return {}
   return form === 'path' ? { kubeconfigFile: given.trim() } : { kubeconfig: given }
+}
+
+/** A whole number from 1 to `max`. */
+export function parseCount(text: string, input: string, max: number): number {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN
+  if (!(n >= 1 && n <= max)) {
+    throw new InputError(`Invalid ${input} "${text}": use a whole number from 1 to ${max}`)
+  }
+  return n
 }
 
 export function parseBoolean(text: string, input: string): boolean {
@@ -521,7 +538,8 @@ export function parseSettings(
     trafficCa: read('traffic-ca')?.trim() || undefined,
     trafficSkipTlsVerify: flag('traffic-skip-tls-verify'),
     trafficAllowedCidrs: optionalWith('traffic-allowed-cidrs', parseCidrs) ?? [],
-    trafficShowBody: flag('traffic-show-body')
+    trafficShowBody: flag('traffic-show-body'),
+    trafficSuccesses: parseCount(value('traffic-successes'), 'traffic-successes', 20)
   }
   checkCombinations(settings)
   return settings

@@ -179,6 +179,8 @@ export interface ProbeResult {
   why?: string
   /** rounds of requests sent */
   attempts?: number
+  /** serving: the rounds in a row in which every request was routed (traffic-successes) */
+  successes?: number
   /** the answer that decided the state (the first request not served, or the last one served) */
   last?: ProbeAnswer
   /** what the same listener answers for a hostname and path no Route claims */

@@ -21,6 +21,8 @@ export interface TrafficSettings {
   skipTlsVerify: boolean
   policy: GuardPolicy
   showBody: boolean
+  /** traffic-successes */
+  successes: number
 }
 
 export interface TrafficRun {
@@ -42,6 +44,8 @@ export interface TrafficDeps {
   send?: Send
   /** resolves a Gateway's Hostname address (default: the system resolver) */
   lookup?: SendOptions['lookup']
+  /** the parents whose status is no longer ready, by probe key, with why */
+  degraded?: () => Promise<Map<string, string>>
 }
 
 /** How often a Gateway without an address is read again. */
@@ -90,7 +94,9 @@ export async function probeRoutes(
     skipTlsVerify: settings.skipTlsVerify,
     policy: settings.policy,
     showBody: settings.showBody,
+    successes: settings.successes,
     ...(deps.lookup !== undefined && { lookup: deps.lookup }),
+    ...(deps.degraded !== undefined && { degraded: deps.degraded }),
     ...(settings.expectStatus !== undefined && { expect: settings.expectStatus }),
     ...(settings.ca !== undefined && { ca: settings.ca })
   })

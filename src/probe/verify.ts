@@ -41,6 +41,13 @@ export interface VerifyOptions {
   policy: GuardPolicy
   /** traffic-show-body: keep the body excerpt and every header, for the report file only */
   showBody: boolean
+  /** traffic-successes: rounds in a row every request of a parent must be routed in */
+  successes: number
+  /**
+   * The parents whose status is no longer ready, by key, with why: read once per round, so a Route
+   * that degrades while its traffic is probed fails instead of passing on an earlier answer.
+   */
+  degraded?: () => Promise<Map<string, string>>
   lookup?: SendOptions['lookup']
 }
 
@@ -77,7 +84,22 @@ export async function verifyTraffic(
   const started = options.now()
   let rounds = 0
   let delay = FIRST_DELAY_MS
+  const streaks = new Map<string, number>()
+  const serving = new Set<string>()
+  const failDegraded = async (): Promise<void> => {
+    const degraded = (await options.degraded?.()) ?? new Map<string, string>()
+    for (const [key, why] of degraded) {
+      if (!serving.has(key) && !pending.some((p) => p.key === key)) continue
+      serving.delete(key)
+      pending = pending.filter((p) => p.key !== key)
+      outcomes.set(key, degradedOutcome(why, rounds, tlsVerified))
+      options.log(`${labels.get(key) ?? key}: status no longer ready while probing: ${why}`)
+    }
+  }
+  const labels = new Map(pending.map((p) => [p.key, p.label]))
   while (pending.length > 0 && options.now() < options.deadline) {
+    await failDegraded()
+    if (pending.length === 0) break
     rounds++
     const results = await pool(pending, CONCURRENCY, (p) =>
       probeParent(p.targets, noRoutes, options)
@@ -103,16 +125,28 @@ export async function verifyTraffic(
       if (attempt.kind !== 'routed') {
         if (gist(last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
         last.set(p.key, attempt)
+        streaks.delete(p.key)
         still.push(p)
         return
       }
       last.set(p.key, attempt)
+      const streak = (streaks.get(p.key) ?? 0) + 1
+      streaks.set(p.key, streak)
+      // one good answer can be luck (a stale data plane replica, a flapping backend)
+      if (streak < options.successes) {
+        still.push(p)
+        return
+      }
       const seconds = ((options.now() - started) / 1000).toFixed(1)
-      options.log(`${p.label}: serving (traffic verified after ${seconds}s, round ${rounds})`)
+      options.log(
+        `${p.label}: serving (${streak} rounds in a row routed; traffic verified after ${seconds}s, round ${rounds})`
+      )
+      serving.add(p.key)
       outcomes.set(p.key, {
         result: {
           state: 'serving',
           attempts: rounds,
+          successes: streak,
           last: reportAnswer(attempt.request, attempt.answer, options.showBody),
           ...(attempt.noRoute && {
             noRoute: reportAnswer(
@@ -128,9 +162,13 @@ export async function verifyTraffic(
     pending = still
     const left = options.deadline - options.now()
     if (pending.length === 0 || left <= 0) break
-    await options.sleep(Math.min(delay, left))
+    // a parent on a streak is asked again soon; the backoff is for a data plane not there yet
+    const onStreak = pending.some((p) => streaks.has(p.key))
+    await options.sleep(Math.min(onStreak ? FIRST_DELAY_MS : delay, left))
     delay = Math.min(delay * 2, MAX_DELAY_MS)
   }
+  // what served must still be ready now that the probing is over
+  if (serving.size > 0) await failDegraded()
   for (const p of pending) {
     const attempt = last.get(p.key)
     // a refused attempt never stays pending: it ended as not probed when it came
@@ -252,6 +290,29 @@ async function send(request: ProbeRequest, options: VerifyOptions): Promise<RawA
   // A request the deadline cut short says nothing about the Gateway: the answer before it stands.
   const cutShort = answer.error?.code === 'ETIMEDOUT' && timeoutMs < REQUEST_TIMEOUT_MS
   return cutShort ? undefined : answer
+}
+
+function degradedOutcome(
+  why: string,
+  rounds: number,
+  tlsVerified: { tlsVerified: boolean }
+): ProbeOutcome {
+  return {
+    result: {
+      state: 'not-serving',
+      why: `the status stopped being ready while traffic was probed: ${why}`,
+      attempts: rounds,
+      ...tlsVerified
+    },
+    problem: {
+      reason: 'StatusDegraded',
+      severity: 'error',
+      title: 'The Route stopped being ready while its traffic was verified',
+      message: why,
+      remediation:
+        "The controller changed this parent's status while requests were being sent: an answer before the change does not prove the Route now. See the condition's reason, and check what changed the Route, its Gateway or its backends during the rollout."
+    }
+  }
 }
 
 /**

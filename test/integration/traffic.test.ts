@@ -190,7 +190,7 @@ describe('verify-traffic through Traefik', () => {
     expect(b.requests()).toContainEqual(
       expect.objectContaining({ url: '/shop', host: expect.stringContaining(host) })
     )
-    expect(result.stdout).toMatch(/serving \(traffic verified after/)
+    expect(result.stdout).toMatch(/serving \(3 rounds in a row routed; traffic verified after/)
   })
 
   it('the EndpointSlice comes only while the gate waits, its backend not ready at first: not serving, then serving, exit 0', async () => {
@@ -270,6 +270,54 @@ describe('verify-traffic through Traefik', () => {
     )
     expect(result.summary).toMatch(/change or remove the other Route/)
     expect(newer.requests()).toEqual([])
+  })
+
+  it('a Route changed while its traffic is probed: the status no longer proves it, exit 1', async () => {
+    const ns = await testNamespace('traffic-changed')
+    const host = testHostname(ns, 'web')
+    const b = await backend()
+    b.answer({ default: { status: 200, body: 'shop' } })
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-traffic-'))
+    await writeFile(
+      path.join(dir, 'app.yaml'),
+      `${serviceYaml('web')}---\n${endpointSliceYaml('web', b)}---\n${route({ name: 'web', hostname: host, backend: 'web' })}`
+    )
+    let changed: Promise<unknown> | undefined
+    const result = await runAction(
+      {
+        manifests: 'app.yaml',
+        namespace: ns,
+        timeout: '60s',
+        'verify-traffic': 'true',
+        // long enough a streak that the change lands while it runs
+        'traffic-successes': '20'
+      },
+      {
+        env: { KUBECONFIG: clusterEnv().kubeconfig },
+        cwd: dir,
+        onStdout: (log) => {
+          if (changed !== undefined || !log.includes('Verifying traffic')) return
+          // a new generation: the status Traefik wrote is for the old spec
+          changed = applyYaml(
+            route({
+              name: 'web',
+              hostname: host,
+              backend: 'web',
+              match: '{ type: PathPrefix, value: /shop/v2 }'
+            }),
+            ns
+          )
+        }
+      }
+    )
+    await changed
+    expect(changed).toBeDefined()
+    expect(result.code, result.stdout).toBe(1)
+    const report = await reportOf(result)
+    const parent = report.routes[0]?.parents[0]
+    expect(parent?.probe?.state).toBe('not-serving')
+    expect(parent?.probe?.why).toMatch(/^the status stopped being ready while traffic was probed: /)
+    expect(parent?.problems.map((p) => p.reason)).toContain('StatusDegraded')
   })
 
   it('verify-traffic off: no request is sent', async () => {

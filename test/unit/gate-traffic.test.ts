@@ -90,7 +90,7 @@ describe('runGate with verify-traffic', () => {
       last: { status: 200 }
     })
     expect(server.seen.map((r) => `${r.host} ${r.url}`)).toContain('shop.example.com /cart')
-    expect(lines.join('\n')).toMatch(/serving \(traffic verified/)
+    expect(lines.join('\n')).toMatch(/serving \(3 rounds in a row routed; traffic verified/)
     expectValidReport(report)
     expect(renderText(report, { color: false })).toMatch(/traffic verified/)
   })

@@ -47,7 +47,8 @@ function run(
   targets: ListenerTarget[],
   timeoutMs = 1500,
   expect?: StatusRange[],
-  showBody = false
+  showBody = false,
+  successes = 1
 ) {
   const lines: string[] = []
   const probe: ProbeTarget = {
@@ -64,6 +65,7 @@ function run(
     skipTlsVerify: false,
     policy: { allowedCidrs: [] },
     showBody,
+    successes,
     ...(expect && { expect })
   }).then((outcomes) => outcomes.get('k'))
   return { result, lines }
@@ -282,6 +284,74 @@ describe('verifyTraffic', () => {
     ])
   })
 
+  it('serves only after traffic-successes rounds in a row: a lucky answer starts the count again', async () => {
+    // routed, not routed, then routed from the third request on
+    let count = 0
+    const server = await serve((req, res) => {
+      const routed = req.headers.host !== 'shop.example.com' || ++count !== 2
+      return routed
+        ? dataPlane('shop.example.com', ok)(req, res)
+        : dataPlane('nobody', ok)(req, res)
+    })
+    const { result, lines } = run([listener(server.port)], 10_000, undefined, false, 3)
+    const outcome = await result
+    expect(outcome?.result).toMatchObject({ state: 'serving', successes: 3, attempts: 5 })
+    expect(count).toBe(5)
+    expect(lines.at(-1)).toMatch(/serving \(3 rounds in a row routed; traffic verified after/)
+  })
+
+  it('is not serving when the answers never hold for traffic-successes rounds', async () => {
+    let count = 0
+    const server = await serve((req, res) => {
+      const routed = req.headers.host !== 'shop.example.com' || ++count % 2 === 1
+      return routed
+        ? dataPlane('shop.example.com', ok)(req, res)
+        : dataPlane('nobody', ok)(req, res)
+    })
+    const outcome = await run([listener(server.port)], 2500, undefined, false, 3).result
+    expect(outcome?.result.state).toBe('not-serving')
+    expect(count).toBeGreaterThan(3)
+  })
+
+  it('fails a parent whose status stops being ready while it is probed, even one already serving', async () => {
+    const server = await serve(dataPlane('shop.example.com', ok))
+    const lines: string[] = []
+    let reads = 0
+    const outcomes = await verifyTraffic(
+      [
+        { key: 'a', label: 'a', plan: { targets: [listener(server.port)], skipped: [] } },
+        { key: 'b', label: 'b', plan: { targets: [listener(server.port)], skipped: [] } }
+      ],
+      {
+        deadline: Date.now() + 10_000,
+        now: Date.now,
+        send: sendProbe,
+        log: (line) => lines.push(line),
+        sleep: (ms) => sleep(ms),
+        skipTlsVerify: false,
+        policy: { allowedCidrs: [] },
+        showBody: false,
+        successes: 2,
+        // a is ready throughout; b loses Accepted once both have served
+        degraded: () =>
+          Promise.resolve(
+            ++reads >= 3 ? new Map([['b', 'Accepted False NotAllowedByListeners']]) : new Map()
+          )
+      }
+    )
+    expect(outcomes.get('a')?.result.state).toBe('serving')
+    expect(outcomes.get('b')).toMatchObject({
+      result: {
+        state: 'not-serving',
+        why: 'the status stopped being ready while traffic was probed: Accepted False NotAllowedByListeners'
+      },
+      problem: { reason: 'StatusDegraded', severity: 'error' }
+    })
+    expect(lines).toContain(
+      'b: status no longer ready while probing: Accepted False NotAllowedByListeners'
+    )
+  })
+
   it('passes a not-probed plan through without sending anything', async () => {
     const outcomes = await verifyTraffic(
       [
@@ -299,7 +369,8 @@ describe('verifyTraffic', () => {
         sleep,
         skipTlsVerify: false,
         policy: { allowedCidrs: [] },
-        showBody: false
+        showBody: false,
+        successes: 1
       }
     )
     expect(outcomes.get('g')).toMatchObject({
@@ -333,7 +404,8 @@ describe('verifyTraffic', () => {
         log: () => undefined,
         skipTlsVerify: false,
         policy: { allowedCidrs: [] },
-        showBody: false
+        showBody: false,
+        successes: 1
       }
     )
     expect(outcomes.get('k')?.result).toMatchObject({ state: 'not-serving', last: { status: 503 } })
