@@ -565,7 +565,8 @@ async function degradedParents(
     for (const p of evaluateRoute(route, world, options).parents) {
       if (p.verdict === 'ready') continue
       const f = p.findings[0]
-      const why = f?.condition === undefined ? (f?.reason ?? p.verdict) : `${f.condition} ${f.reason}`
+      const why =
+        f?.condition === undefined ? (f?.reason ?? p.verdict) : `${f.condition} ${f.reason}`
       degraded.set(probeKey(ref, p.parentRef), `${why}${f?.message ? `: ${f.message}` : ''}`)
     }
   }
