@@ -5,6 +5,9 @@
 // oldest Route, then namespace/name in alphabetical order.
 import { hostnamesIntersect } from '../diagnose/hostnames.ts'
 import { routeHostnames } from '../diagnose/route-spec.ts'
+import { readEntries } from '../model/entries.ts'
+import { assignEntries } from '../model/matching.ts'
+import { routeParentRefs } from '../model/parent-ref.ts'
 import { olderRouteFirst, routeId, routeRef } from '../model/route-id.ts'
 import type { ParentRef, RouteObject } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
@@ -32,7 +35,7 @@ export function winningRoute(
   let best: Claim = mine
   for (const other of others) {
     if (other.kind !== 'HTTPRoute' || sameRoute(other, own)) continue
-    if (!attached(other, parent, request.listener)) continue
+    if (!attached(other, parent, request)) continue
     const claim = bestClaim(other, request)
     if (claim && beats(claim, best)) best = claim
   }
@@ -47,27 +50,32 @@ function sameRoute(a: RouteObject, b: RouteObject): boolean {
   return a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name
 }
 
-/** Attached to the same Gateway (and listener, where it names one) and accepted there. */
-function attached(route: RouteObject, parent: ParentRef, listener: string): boolean {
-  const named = (arrayField(route.spec, 'parentRefs') ?? []).some(
+/**
+ * Attached to the same Gateway, by a parentRef that selects the probed listener (its sectionName and
+ * port where it sets them), and accepted there by a fresh condition: read as the verdict reads them
+ * (normalized parentRefs, entries matched to them, stale conditions not counted).
+ */
+function attached(route: RouteObject, parent: ParentRef, request: ProbeRequest): boolean {
+  const refs = routeParentRefs(route).filter(
     (ref) =>
-      stringField(ref, 'name') === parent.name &&
-      (stringField(ref, 'namespace') ?? route.metadata.namespace) === parent.namespace &&
-      (stringField(ref, 'kind') ?? 'Gateway') === 'Gateway' &&
-      [undefined, listener].includes(stringField(ref, 'sectionName'))
+      ref.group === parent.group &&
+      ref.kind === parent.kind &&
+      ref.namespace === parent.namespace &&
+      ref.name === parent.name &&
+      (ref.sectionName === undefined || ref.sectionName === request.listener) &&
+      (ref.port === undefined || ref.port === request.port)
   )
-  const status = isRecord(route.status) ? route.status : {}
-  const accepted = (arrayField(status, 'parents') ?? []).some((entry) => {
-    const ref = isRecord(entry) ? entry.parentRef : undefined
-    return (
-      stringField(ref, 'name') === parent.name &&
-      (stringField(ref, 'namespace') ?? route.metadata.namespace) === parent.namespace &&
-      (arrayField(entry, 'conditions') ?? []).some(
-        (c) => stringField(c, 'type') === 'Accepted' && stringField(c, 'status') === 'True'
-      )
+  if (refs.length === 0) return false
+  const entries = readEntries(route.status, route.metadata.namespace, route.metadata.generation)
+  // the owner of each entry is not known here: entries that carry Accepted are judged, as rule 3 says
+  const { owned } = assignEntries(refs, entries, (_ref, entry) =>
+    entry.conditions.some((c) => c.type === 'Accepted')
+  )
+  return owned.some((list) =>
+    list.some((entry) =>
+      entry.conditions.some((c) => c.type === 'Accepted' && c.status === 'True' && c.fresh === true)
     )
-  })
-  return named && accepted
+  )
 }
 
 function beats(a: Claim, b: Claim): boolean {

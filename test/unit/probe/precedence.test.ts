@@ -108,3 +108,47 @@ describe('winningRoute', () => {
     expect(winningRoute(request, own, parent, others)).toBeUndefined()
   })
 })
+
+describe('which other Routes compete, read as the verdict reads them', () => {
+  const exact = [{ path: { type: 'Exact', value: '/shop' } }]
+  const rival = (name: string, ref: Record<string, unknown>, status: Record<string, unknown>) => {
+    const r = route(name, { matches: exact })
+    r.metadata.generation = 2
+    r.spec = {
+      ...(r.spec as Record<string, unknown>),
+      parentRefs: [{ name: 'edge', namespace: 'infra', ...ref }]
+    }
+    r.status = {
+      parents: [
+        {
+          parentRef: { name: 'edge', namespace: 'infra', ...ref },
+          controllerName: 'c',
+          conditions: [{ type: 'Accepted', status: 'True', observedGeneration: 2, ...status }]
+        }
+      ]
+    }
+    return r
+  }
+
+  it('a Route attached to a Gateway of another group does not compete', () => {
+    const other = rival('other-group', { group: 'example.com', kind: 'Gateway' }, {})
+    expect(winningRoute(request, own, parent, [other])).toBeUndefined()
+    // the same Route on the Gateway API group does
+    expect(winningRoute(request, own, parent, [rival('same', {}, {})])?.route.metadata.name).toBe(
+      'same'
+    )
+  })
+
+  it('a parentRef whose port is not the probed listener’s does not compete', () => {
+    const elsewhere = rival('port', { port: 8443 }, {})
+    expect(winningRoute(request, own, parent, [elsewhere])).toBeUndefined()
+    expect(
+      winningRoute(request, own, parent, [rival('port-80', { port: 80 }, {})])?.route.metadata.name
+    ).toBe('port-80')
+  })
+
+  it('an Accepted condition of an older generation does not count', () => {
+    const stale = rival('stale', {}, { observedGeneration: 1 })
+    expect(winningRoute(request, own, parent, [stale])).toBeUndefined()
+  })
+})
