@@ -185,7 +185,7 @@ export class ApiRequester {
     const code = faultCode(error)
     if (code !== 'ENOTFOUND' && trying < this.firstContactMs) return
     const since =
-      code === 'ENOTFOUND' ? '' : ` (no answer in ${(trying / 1000).toFixed(1)} s of retries)`
+      code === 'ENOTFOUND' ? '' : ` (still, after ${this.firstContactMs / 1000} s of retries)`
     throw new ClusterError(
       `cannot reach ${this.description}: ${fault.message}${since}; ${firstContactAdvice(code, this.server)}`
     )

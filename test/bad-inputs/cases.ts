@@ -50,7 +50,7 @@ export function caseKubeconfig(
 /** Fills {ns}, {huge}, {server}, {context}, {fifo} and {zerodir} into a case's inputs or message. */
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(
-    /\{(ns|huge|server|context|fifo|zerodir)\}/g,
+    /\{(ns|huge|server|context|fifo|zerodir|kubeconfigFile)\}/g,
     (whole, key: string) => values[key] ?? whole
   )
 }
@@ -79,6 +79,8 @@ export interface BadInputCase {
   code: 2 | 3
   /** the whole message, after "route-gate: " */
   message: string
+  /** the CLI's, where it differs: its --kubeconfig is a path ({kubeconfigFile}), named in the message */
+  cliMessage?: string
   /** objects of the manifests that must not exist in {ns} afterwards: nothing applied */
   notApplied?: ('services/web' | 'httproutes/web')[]
 }
@@ -318,7 +320,8 @@ export const BAD_INPUTS: BadInputCase[] = [
     kubeconfig: 'malformed',
     cluster: false,
     code: 2,
-    message: 'Invalid kubeconfig: duplicated mapping key (3:1)'
+    message: 'Invalid kubeconfig: duplicated mapping key (3:1)',
+    cliMessage: 'Invalid kubeconfig {kubeconfigFile}: duplicated mapping key (3:1)'
   },
   {
     name: 'context missing from the kubeconfig',
@@ -335,7 +338,7 @@ export const BAD_INPUTS: BadInputCase[] = [
     cluster: false,
     code: 3,
     message:
-      '{server} (context test): connection refused (ECONNREFUSED) (GET /apis/gateway.networking.k8s.io) (still failing at the deadline)'
+      "cannot reach {server} (context test): connection refused (ECONNREFUSED) (still, after 3 s of retries); nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right"
   },
   {
     name: 'TLS failure: the server certificate is not signed by the configured CA',
@@ -344,7 +347,7 @@ export const BAD_INPUTS: BadInputCase[] = [
     cluster: true,
     code: 3,
     message:
-      'cannot reach {server} (context test): TLS certificate rejected (UNABLE_TO_VERIFY_LEAF_SIGNATURE) (get discovery /apis/gateway.networking.k8s.io)'
+      "cannot reach {server} (context test): TLS certificate rejected (UNABLE_TO_VERIFY_LEAF_SIGNATURE): check the kubeconfig's certificate-authority and that the server's certificate covers its address (get discovery /apis/gateway.networking.k8s.io)"
   },
   {
     name: 'namespace that does not exist',

@@ -107,6 +107,13 @@ async function expectNothingApplied(badCase: BadInputCase, ns: string): Promise<
   }
 }
 
+async function kubeconfigFile(text: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-bad-kubeconfig-'))
+  const file = path.join(dir, 'config')
+  await writeFile(file, text, { mode: 0o600 })
+  return file
+}
+
 const noStack = (text: string): void => {
   expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m)
   expect(text).not.toMatch(/\b(TypeError|ReferenceError|SyntaxError)\b/)
@@ -117,12 +124,20 @@ describe.concurrent('bad inputs through the bundles', () => {
     const { values, inputs, kubeconfig, message } = await prepare(badCase)
     const env = { KUBECONFIG: clusterEnv().kubeconfig }
 
-    const args = ['check', ...Object.entries(inputs).flatMap(([k, v]) => [`--${k}`, v])]
-    if (kubeconfig !== undefined) args.push('--kubeconfig', kubeconfig)
+    // manifests are what apply takes; check never writes
+    const verb = inputs.manifests === undefined ? 'check' : 'apply'
+    const args = [verb, ...Object.entries(inputs).flatMap(([k, v]) => [`--${k}`, v])]
+    // the CLI's --kubeconfig is a path, as in kubectl
+    const file = kubeconfig === undefined ? undefined : await kubeconfigFile(kubeconfig)
+    if (file !== undefined) args.push('--kubeconfig', file)
     const cli = await runCli(args, { env, cwd: CORPUS })
     expect(cli.code, cli.stderr).toBe(badCase.code)
+    const cliMessage = fill(badCase.cliMessage ?? badCase.message, {
+      ...values,
+      kubeconfigFile: file ?? ''
+    })
     expect(cli.stderr.split('\n').filter((l) => l.startsWith('route-gate:'))).toEqual([
-      `route-gate: ${message}`
+      `route-gate: ${cliMessage}`
     ])
     expect(cli.stdout).toBe('')
     noStack(cli.stderr)

@@ -78,7 +78,7 @@ describe('cluster trouble at the start', () => {
     const line = failedFast(await check(kubeconfig(`https://127.0.0.1:${port}`, INSECURE)))
     expect(line).toMatch(
       new RegExp(
-        `^route-gate: cannot reach https://127\\.0\\.0\\.1:${port} \\(context ci-context\\): connection refused \\(ECONNREFUSED\\) \\(no answer in \\d+\\.\\d s of retries\\); nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right$`
+        `^route-gate: cannot reach https://127\\.0\\.0\\.1:${port} \\(context ci-context\\): connection refused \\(ECONNREFUSED\\) \\(still, after 3 s of retries\\); nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right$`
       )
     )
   })
