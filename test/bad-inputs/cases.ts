@@ -333,7 +333,8 @@ export const BAD_INPUTS: BadInputCase[] = [
   },
   {
     name: 'unreachable server',
-    inputs: route({}),
+    // a long timeout: the run must end at the first-contact limit, in seconds, not at the deadline
+    inputs: route({ timeout: '5m' }),
     kubeconfig: 'unreachable',
     cluster: false,
     code: 3,
