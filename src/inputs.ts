@@ -60,6 +60,8 @@ export interface Settings {
   githubToken?: string
   /** monitor: names the tracking issue, one per cluster */
   clusterName: string
+  /** Action: the account a GitHub App's installation token writes as (GET /user cannot tell) */
+  githubAppLogin?: string
   /** gate, Action: post the verdict as a pull request comment */
   comment: boolean
   /** gate: once the status is ready, send requests through each parent Gateway until it serves */
@@ -222,6 +224,12 @@ export const INPUTS: InputSpec[] = [
     actionOnly: true
   },
   {
+    name: 'github-app-login',
+    description:
+      "The account github-token writes as when it is a GitHub App's installation token, e.g. `my-deployer[bot]`: GitHub does not tell an installation token its own account, and route-gate adopts only the tracking issue and comment that the token's account (or a repository writer) wrote.",
+    actionOnly: true
+  },
+  {
     name: 'comment',
     description:
       'Gate: post the verdict and the fixes as a pull request comment, updated in place on re-runs.',
@@ -304,6 +312,16 @@ function kubeconfigOf(
 ): Pick<Settings, 'kubeconfig' | 'kubeconfigFile'> {
   if (!given?.trim()) return {}
   return form === 'path' ? { kubeconfigFile: given.trim() } : { kubeconfig: given }
+}
+
+/** A GitHub login: an App's bot is `slug[bot]`. */
+function parseLogin(text: string): string {
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(text)) {
+    throw new InputError(
+      `Invalid github-app-login "${text}": use the account the App writes as, e.g. my-deployer[bot]`
+    )
+  }
+  return text
 }
 
 /** A whole number from 1 to `max`. */
@@ -531,6 +549,7 @@ export function parseSettings(
     // read as given: the default `${{ github.token }}` means something only to the runner
     githubToken: read('github-token')?.trim() || undefined,
     clusterName,
+    githubAppLogin: optionalWith('github-app-login', parseLogin),
     comment: flag('comment'),
     verifyTraffic: flag('verify-traffic'),
     gatewayAddress: optionalWith('gateway-address', parseGatewayAddress),

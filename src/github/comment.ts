@@ -26,7 +26,7 @@ export async function upsertPullRequestComment(
   repo: Repo,
   pullNumber: number,
   report: Report,
-  options: { job: string; runUrl?: string }
+  options: { job: string; runUrl?: string; appLogin?: string }
 ): Promise<PostedComment> {
   const marker = commentMarker(options.job)
   const body = `${marker}\n${renderPullRequestComment(report, { ...options, maxBytes: BODY_MAX_BYTES - Buffer.byteLength(marker) - 1 })}`
@@ -39,7 +39,7 @@ export async function upsertPullRequestComment(
   )
   // the marker opens the body; quoted anywhere else (cluster text) it marks nothing
   const marked = comments.filter((c) => (c.body ?? '').startsWith(marker))
-  const trust = marked.length > 0 ? await trustOf(octokit) : undefined
+  const trust = marked.length > 0 ? await trustOf(octokit, options.appLogin) : undefined
   const existing = trust && marked.find(trust)
   if (existing !== undefined) {
     const { data } = await call(

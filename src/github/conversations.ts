@@ -47,7 +47,12 @@ export async function openTracking(
 ): Promise<Tracking | undefined> {
   const github = await connect(settings, env, log, 'the tracking issue (and the previous state)')
   if (github === undefined) return undefined
-  const tracker = new IssueTracker(github.octokit, github.context.repo, settings.clusterName)
+  const tracker = new IssueTracker(
+    github.octokit,
+    github.context.repo,
+    settings.clusterName,
+    settings.githubAppLogin
+  )
   try {
     const loaded = await tracker.load()
     if (loaded.warning !== undefined) log.warning(loaded.warning)
@@ -108,7 +113,11 @@ export async function commentOnPullRequest(
       github.context.repo,
       pullNumber,
       report,
-      { job: github.context.job, runUrl: github.context.runUrl }
+      {
+        job: github.context.job,
+        runUrl: github.context.runUrl,
+        ...(settings.githubAppLogin !== undefined && { appLogin: settings.githubAppLogin })
+      }
     )
     log.info(`Pull request #${pullNumber}: comment ${posted.action}: ${posted.url}`)
   } catch (error) {

@@ -59,11 +59,15 @@ function toIssue(data: IssueData): TrackingIssue {
 
 export class IssueTracker {
   private trust: Trust | undefined
+  /** marked issues by accounts not trusted, for the hint when none is adopted */
+  private strangers: IssueData[] = []
 
   constructor(
     private readonly octokit: Octokit,
     private readonly repo: Repo,
-    private readonly clusterName: string
+    private readonly clusterName: string,
+    /** github-app-login: the account an App's installation token writes as */
+    private readonly appLogin?: string
   ) {}
 
   /**
@@ -72,7 +76,7 @@ export class IssueTracker {
    */
   async load(): Promise<Loaded> {
     const issue = (await this.listLabelled()) ?? (await this.searchByTitle())
-    if (issue === undefined) return {}
+    if (issue === undefined) return this.strangerHint()
     // the state is the line right after the marker: nowhere else in the body (which quotes cluster text)
     const state = decodeState(issue.body.split('\n')[1] ?? '')
     if (state instanceof Error) {
@@ -165,11 +169,26 @@ export class IssueTracker {
       (i) => i.pull_request === undefined && (i.body ?? '').startsWith(marker)
     )
     if (marked.length === 0) return undefined
-    this.trust ??= await trustOf(this.octokit)
-    const ours = marked.filter(this.trust).map(toIssue)
+    this.trust ??= await trustOf(this.octokit, this.appLogin)
+    const trust = this.trust
+    this.strangers = marked.filter((i) => !trust(i))
+    const ours = marked.filter(trust).map(toIssue)
     const open = ours.filter((i) => i.state === 'open').sort((a, b) => a.number - b.number)
     const closed = ours.filter((i) => i.state === 'closed').sort((a, b) => b.number - a.number)
     return open[0] ?? closed[0]
+  }
+
+  /**
+   * No issue adopted, yet another bot wrote one with the marker: an App's installation token may be
+   * in use without github-app-login (GET /user cannot say whose it is). Said, never assumed.
+   */
+  private strangerHint(): Loaded {
+    const bots = this.strangers.filter((i) => i.user?.type === 'Bot')
+    const first = bots[0]
+    if (first === undefined || this.appLogin !== undefined) return {}
+    return {
+      warning: `Issue #${first.number} by ${first.user?.login ?? 'a bot'} carries route-gate's marker for cluster ${this.clusterName} but is not adopted: route-gate trusts only the token's own account and repository writers. If github-token is that App's installation token, set github-app-login: ${first.user?.login ?? ''}`
+    }
   }
 
   private async create(body: string): Promise<TrackingIssue> {

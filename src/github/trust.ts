@@ -12,11 +12,14 @@ export interface Authored {
 export type Trust = (item: Authored) => boolean
 
 // The workflow's GITHUB_TOKEN writes as this account; GET /user refuses installation tokens.
-const ACTIONS_BOT = 'github-actions[bot]'
+export const ACTIONS_BOT = 'github-actions[bot]'
 const WRITERS = ['OWNER', 'MEMBER', 'COLLABORATOR']
 
-/** The login of the token in use: GET /user, or the workflow's bot for an installation token. */
-async function tokenLogin(octokit: Octokit): Promise<string> {
+/**
+ * The login of the token in use: GET /user; for an installation token, which GET /user refuses, the
+ * App's bot login the workflow names (github-app-login), else the workflow's own bot.
+ */
+async function tokenLogin(octokit: Octokit, appLogin: string | undefined): Promise<string> {
   try {
     const { data } = await octokit.rest.users.getAuthenticated()
     return data.login
@@ -24,14 +27,14 @@ async function tokenLogin(octokit: Octokit): Promise<string> {
     // GITHUB_TOKEN, which writes as github-actions[bot], may not read /user
     const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown }
     if (status === 403 && /not accessible by integration/i.test(String(message))) {
-      return ACTIONS_BOT
+      return appLogin ?? ACTIONS_BOT
     }
     throw new GitHubError("read the token's own account", error, 'issues: write')
   }
 }
 
-export async function trustOf(octokit: Octokit): Promise<Trust> {
-  const login = (await tokenLogin(octokit)).toLowerCase()
+export async function trustOf(octokit: Octokit, appLogin?: string): Promise<Trust> {
+  const login = (await tokenLogin(octokit, appLogin)).toLowerCase()
   return (item) =>
     item.user?.login?.toLowerCase() === login || WRITERS.includes(item.author_association ?? '')
 }

@@ -67,6 +67,11 @@ export class FakeGitHub {
    * undefined: the workflow's GITHUB_TOKEN, which writes as github-actions[bot] and is refused GET /user.
    */
   viewer: { login: string; id: number; type: 'Bot' | 'User' } | undefined = undefined
+  /**
+   * With no viewer: an App's installation token other than GITHUB_TOKEN, refused GET /user like it,
+   * that writes as this bot account.
+   */
+  installation: { login: string; id: number } | undefined = undefined
   private failures: Failure[] = []
   private nextId = 1000
   private nextNumber = 1
@@ -125,7 +130,9 @@ export class FakeGitHub {
   }
 
   private author(): { login: string; id: number; type: 'Bot' | 'User' } {
-    return this.viewer ?? { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
+    if (this.viewer) return this.viewer
+    if (this.installation) return { ...this.installation, type: 'Bot' }
+    return { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
   }
 
   private issueJson(issue: FakeIssue): Record<string, unknown> {

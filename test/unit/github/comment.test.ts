@@ -125,6 +125,25 @@ describe('the pull request comment', () => {
     expect(lines.at(-1)).toMatch(/^info Pull request #7: comment updated/)
   })
 
+  it("with an App's installation token and github-app-login, updates its own comment in place", async () => {
+    github.installation = { login: 'route-deployer[bot]', id: 9001 }
+    const app = parseSettings(
+      (name) =>
+        ({
+          routes: 'httproute/web',
+          comment: 'true',
+          'github-token': 'ghs_app',
+          'github-app-login': 'route-deployer[bot]'
+        })[name],
+      'gate'
+    )
+    await commentOnPullRequest(app, gateReport([route('web', 'failed')]), env, logger)
+    await commentOnPullRequest(app, gateReport([route('web', 'ready')]), env, logger)
+    expect(github.comments).toHaveLength(1)
+    expect(github.comments[0]!.user?.login).toBe('route-deployer[bot]')
+    expect(github.comments[0]!.body).toContain('✅ route-gate: 1 of 1 Route ready')
+  })
+
   it('keeps one comment per workflow job and leaves other comments alone', async () => {
     github.comments.push({
       id: 1,

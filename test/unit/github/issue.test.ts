@@ -9,7 +9,7 @@ import {
 } from '../../../src/github/conversations.ts'
 import { issueMarker } from '../../../src/github/issue.ts'
 import { decodeState, encodeState } from '../../../src/github/state.ts'
-import { parseSettings } from '../../../src/inputs.ts'
+import { parseSettings, type Settings } from '../../../src/inputs.ts'
 import { diffStates } from '../../../src/model/transitions.ts'
 import type { Report, RouteResult } from '../../../src/model/types.ts'
 import { FakeGitHub } from '../../helpers/fake-github.ts'
@@ -197,6 +197,68 @@ describe('the tracking issue', () => {
       { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
     ])
     expect(github.issues).toHaveLength(1)
+  })
+
+  describe("with a GitHub App's installation token (GET /user refused, writes as the App's bot)", () => {
+    const withApp = (login?: string) =>
+      parseSettings(
+        (name) =>
+          ({
+            'github-token': 'ghs_app',
+            'cluster-name': 'prod-eu',
+            ...(login !== undefined && { 'github-app-login': login })
+          })[name],
+        'monitor'
+      )
+    const appRun = async (s: Settings, routes: RouteResult[]) => {
+      const tracking = (await openTracking(s, env, logger)) as Tracking
+      const report = monitorReport(routes, diffStates(tracking.loaded?.previous, routes))
+      return { report, error: await saveTracking(tracking, report, logger) }
+    }
+
+    it('keeps one issue over two runs when github-app-login names the bot', async () => {
+      github.installation = { login: 'route-deployer[bot]', id: 9001 }
+      const s = withApp('route-deployer[bot]')
+      await appRun(s, [route('web', 'ready')])
+      expect(github.issues[0]!.user?.login).toBe('route-deployer[bot]')
+      const { report, error } = await appRun(s, [route('web', 'failed')])
+      expect(error).toBeUndefined()
+      expect(report.transitions).toEqual([
+        { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+      ])
+      expect(github.issues).toHaveLength(1)
+    })
+
+    it('without it, adopts nothing and says which setting would, naming the bot', async () => {
+      github.installation = { login: 'route-deployer[bot]', id: 9001 }
+      await appRun(withApp(), [route('web', 'ready')])
+      lines.length = 0
+      await appRun(withApp(), [route('web', 'failed')])
+      expect(lines).toContain(
+        "warning Issue #1 by route-deployer[bot] carries route-gate's marker for cluster prod-eu but is not adopted: route-gate trusts only the token's own account and repository writers. If github-token is that App's installation token, set github-app-login: route-deployer[bot]"
+      )
+      expect(github.issues).toHaveLength(2)
+    })
+
+    it("still never adopts another bot's issue", async () => {
+      github.installation = { login: 'route-deployer[bot]', id: 9001 }
+      github.addIssue({
+        title: 'route-gate: failing Routes on cluster prod-eu',
+        labels: [{ id: 1, name: 'route-gate' }],
+        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
+        user: { login: 'renovate[bot]', id: 29139614, type: 'Bot' },
+        author_association: 'NONE'
+      })
+      const { report } = await appRun(withApp('route-deployer[bot]'), [route('web', 'failed')])
+      expect(report.transitions).toEqual([])
+      expect(github.issues).toHaveLength(2)
+    })
+
+    it('refuses a login that is none', () => {
+      expect(() => withApp('not a login')).toThrow(
+        'Invalid github-app-login "not a login": use the account the App writes as, e.g. my-deployer[bot]'
+      )
+    })
   })
 
   it('reopens its closed issue instead of creating another', async () => {
