@@ -7,7 +7,7 @@ import { INPUTS, type Command, type InputSpec } from './inputs.ts'
 import { TOOL_VERSION } from './version.ts'
 import { nearestNames } from './diagnose/nearest.ts'
 
-export type VerbName = 'check' | 'apply' | 'monitor' | 'predict' | 'dump'
+export type VerbName = 'check' | 'apply' | 'monitor' | 'dump'
 
 export interface Verb {
   name: VerbName
@@ -67,17 +67,6 @@ export const VERBS: Verb[] = [
     takes: (input) => !GATE_ONLY.has(input) && input !== 'dry-run'
   },
   {
-    name: 'predict',
-    summary: 'read-only: predict what controllers will write for the Routes in --manifests',
-    usage: [
-      'predict --manifests FILES|- --from-file DUMP [flags]   from a dump, no cluster',
-      'predict --manifests FILES|- [--kubeconfig FILE] [flags] from the live cluster (get/list)'
-    ],
-    command: 'predict',
-    apply: false,
-    takes: (input) => PREDICT_TAKES.has(input)
-  },
-  {
     name: 'dump',
     summary: 'read-only: write the cluster objects predict needs (never Secrets) to a file',
     usage: ['dump -o FILE|- [--kubeconfig FILE] [--context NAME]'],
@@ -87,19 +76,6 @@ export const VERBS: Verb[] = [
     renames: { o: 'output-file', output: 'output-file' }
   }
 ]
-
-const PREDICT_TAKES = new Set([
-  'manifests',
-  'from-file',
-  'kubeconfig',
-  'context',
-  'conditions',
-  'strict',
-  'summary',
-  'annotations',
-  'format',
-  'report-file'
-])
 
 const CLI_INPUTS = INPUTS.filter((i) => i.actionOnly !== true)
 const BOOLEANS = new Set(

@@ -9,7 +9,7 @@ import type { StatusRange } from './probe/answer.ts'
 import { parseCidr, refusedTarget, type Cidr } from './probe/target-guard.ts'
 
 export type OutputFormat = 'text' | 'json' | 'yaml' | 'markdown'
-export type Command = 'gate' | 'monitor' | 'predict' | 'dump'
+export type Command = 'gate' | 'monitor' | 'dump'
 export type FailOn = 'degraded' | 'any' | 'never'
 
 export interface RouteRef {
@@ -43,7 +43,7 @@ export interface Settings {
   dryRun: boolean
   summary: boolean
   annotations: boolean
-  /** snapshot mode: evaluate this dump, no cluster; predict: the cluster as this dump holds it */
+  /** snapshot mode: evaluate this dump, no cluster */
   fromFile?: string
   /** dump: where to write it (`-` for stdout) */
   outputFile?: string
@@ -97,7 +97,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'mode',
     description:
-      '`gate`: apply or locate Routes and wait until they are ready. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue. `predict`: before anything is applied, predict what each Route in `manifests` gets from its controllers, from `cluster-snapshot` or the live cluster (read-only).',
+      '`gate`: apply or locate Routes and wait until they are ready. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue.',
     default: 'gate',
     actionOnly: true
   },
@@ -177,12 +177,6 @@ export const INPUTS: InputSpec[] = [
     description:
       'Snapshot mode: evaluate a saved dump (`kubectl get … -o yaml`) without a cluster and without waiting.',
     cliOnly: true
-  },
-  {
-    name: 'cluster-snapshot',
-    description:
-      "predict: a dump written by `route-gate dump` (a path), e.g. from a scheduled job's artifact; without it predict reads the cluster of `kubeconfig`, read-only.",
-    actionOnly: true
   },
   {
     name: 'output-file',
@@ -515,7 +509,7 @@ export function parseSettings(
     )
   }
   const settings: Settings = {
-    command: command ?? parseEnum(value('mode'), 'mode', ['gate', 'monitor', 'predict'] as const),
+    command: command ?? parseEnum(value('mode'), 'mode', ['gate', 'monitor'] as const),
     manifests: splitList(value('manifests')),
     routes: splitList(value('routes')).map(parseRouteRef),
     selector: selectorText === undefined ? undefined : parseSelector(selectorText),
@@ -533,7 +527,7 @@ export function parseSettings(
     dryRun: flag('dry-run'),
     summary: flag('summary'),
     annotations: flag('annotations'),
-    fromFile: optional('from-file') ?? optional('cluster-snapshot'),
+    fromFile: optional('from-file'),
     outputFile: optional('output-file'),
     format: parseEnum(value('format'), 'format', ['text', 'json', 'yaml', 'markdown'] as const),
     reportFile: optional('report-file'),
@@ -566,7 +560,6 @@ function checkCombinations(s: Settings): void {
   if (s.command === 'dump') return checkDump(s)
   if (s.command === 'monitor') checkMonitor(s)
   else checkGate(s)
-  if (s.command === 'predict') return checkPredict(s)
   checkTraffic(s)
   if (s.selector !== undefined && s.routes.length > 0) {
     // one scope per run: a selector would silently leave out named Routes that lack its labels
@@ -603,25 +596,6 @@ function checkCombinations(s: Settings): void {
 function checkDump(s: Settings): void {
   if (s.outputFile === undefined) {
     throw new InputError('Nowhere to write the dump: set -o FILE (or -o - for stdout)')
-  }
-}
-
-function checkPredict(s: Settings): void {
-  if (s.manifests.length === 0) {
-    throw new InputError(
-      'Nothing to predict: set manifests (files, directories, globs, or - for stdin)'
-    )
-  }
-  const notHere = [
-    s.routes.length > 0 && 'routes',
-    s.selector !== undefined && 'selector',
-    s.dryRun && 'dry-run',
-    s.verifyTraffic && 'verify-traffic'
-  ].filter((name) => name !== false)
-  if (notHere.length > 0) {
-    throw new InputError(
-      `Invalid inputs: ${notHere.join(', ')} ${notHere.length === 1 ? 'does' : 'do'} not apply to predict, which predicts the Routes in manifests before anything is applied`
-    )
   }
 }
 
