@@ -7,7 +7,7 @@ import { INPUTS, type Command, type InputSpec } from './inputs.ts'
 import { TOOL_VERSION } from './version.ts'
 import { nearestNames } from './diagnose/nearest.ts'
 
-export type VerbName = 'check' | 'apply' | 'monitor'
+export type VerbName = 'check' | 'apply' | 'monitor' | 'dump'
 
 export interface Verb {
   name: VerbName
@@ -20,6 +20,8 @@ export interface Verb {
   apply: boolean
   /** the inputs it takes as flags */
   takes: (input: string) => boolean
+  /** flag names that mean another input for this verb (dump's -o is a file, not a format) */
+  renames?: Record<string, string>
 }
 
 const MONITOR_ONLY = new Set(['fail-on', 'watch-duration', 'previous', 'state-out'])
@@ -63,6 +65,15 @@ export const VERBS: Verb[] = [
     command: 'monitor',
     apply: false,
     takes: (input) => !GATE_ONLY.has(input) && input !== 'dry-run'
+  },
+  {
+    name: 'dump',
+    summary: 'read-only: write the cluster objects predict needs (never Secrets) to a file',
+    usage: ['dump -o FILE|- [--kubeconfig FILE] [--context NAME]'],
+    command: 'dump',
+    apply: false,
+    takes: (input) => ['output-file', 'kubeconfig', 'context'].includes(input),
+    renames: { o: 'output-file', output: 'output-file' }
   }
 ]
 
@@ -111,7 +122,12 @@ function flagValues(verb: Verb, args: string[]): Map<string, string> {
   )
   let parsed: ReturnType<typeof parseArgs>
   try {
-    parsed = parseArgs({ args: normalized(args), options, strict: true, allowPositionals: true })
+    parsed = parseArgs({
+      args: normalized(args, verb),
+      options,
+      strict: true,
+      allowPositionals: true
+    })
   } catch (error) {
     throw flagError(verb, error)
   }
@@ -134,7 +150,7 @@ function flagValues(verb: Verb, args: string[]): Map<string, string> {
  * Short forms and aliases written as their long flag with its value joined on: `--strict`,
  * `--strict true` and `--strict=false` all read as the input does, and `-n shop` as --namespace=shop.
  */
-function normalized(args: string[]): string[] {
+function normalized(args: string[], verb: Verb): string[] {
   const out: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
@@ -142,11 +158,12 @@ function normalized(args: string[]): string[] {
     const long = /^--([a-z-]+)(=.*)?$/s.exec(arg)
     let name: string | undefined
     let inline: string | undefined
-    if (short && SHORT[short[1]!] !== undefined) {
-      name = SHORT[short[1]!]
+    const shortName = short ? (verb.renames?.[short[1]!] ?? SHORT[short[1]!]) : undefined
+    if (short && shortName !== undefined) {
+      name = shortName
       inline = short[2] === '' ? undefined : short[2]
     } else if (long) {
-      name = ALIASES[long[1]!] ?? long[1]!
+      name = verb.renames?.[long[1]!] ?? ALIASES[long[1]!] ?? long[1]!
       inline = long[2]?.slice(1)
     }
     if (name === undefined) {
@@ -198,9 +215,11 @@ function flagError(verb: Verb, error: unknown): InputError {
   return new InputError(`Unknown flag ${option}${suggestion} (${help})`)
 }
 
-function flagHelp(inputs: InputSpec[]): string {
+function flagHelp(inputs: InputSpec[], renames: Record<string, string> = {}): string {
   const shortOf = (name: string): string => {
-    const short = Object.entries(SHORT).find(([, long]) => long === name)?.[0]
+    const short = Object.entries({ ...SHORT, ...renames }).find(
+      ([key, long]) => long === name && key.length === 1
+    )?.[0]
     return short === undefined ? '' : `-${short}, `
   }
   return inputs
@@ -241,7 +260,10 @@ Usage:
 ${verb.usage.map((u) => `  route-gate ${u}`).join('\n')}
 
 Flags:
-${flagHelp(CLI_INPUTS.filter((i) => verb.takes(i.name)))}
+${flagHelp(
+  CLI_INPUTS.filter((i) => verb.takes(i.name)),
+  verb.renames
+)}
 
 ${EXIT_CODES}
 `

@@ -6,6 +6,7 @@
 import { parseCommandLine, usage } from './cli-verbs.ts'
 import { exitCodeOf } from './errors.ts'
 import { parseSettings, type Settings } from './inputs.ts'
+import type { KubeClusterClient } from './cluster/client.ts'
 import type { Report } from './model/types.ts'
 import { neutralizeWorkflowCommands, safeLogLine } from './report/escape.ts'
 
@@ -19,6 +20,23 @@ async function loadRenderer(settings: Settings): Promise<Render> {
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR
   const { renderText } = await import('./report/text.ts')
   return (report) => renderText(report, { color })
+}
+
+/** The cluster of --kubeconfig (a path) and --context, as kubectl reads them. */
+async function connect(s: Settings): Promise<KubeClusterClient> {
+  if (s.kubeconfigFile !== undefined) {
+    // as kubectl reads --kubeconfig: that file alone, which must be there
+    const { checkRegularFile } = await import('./files.ts')
+    checkRegularFile(s.kubeconfigFile, `Invalid kubeconfig "${s.kubeconfigFile}"`)
+  }
+  return (await import('./cluster/connect.ts')).connect({
+    context: s.context,
+    env:
+      s.kubeconfigFile === undefined
+        ? process.env
+        : { ...process.env, KUBECONFIG: s.kubeconfigFile },
+    mask: () => {}
+  })
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,26 +55,22 @@ export async function main(argv: string[]): Promise<number> {
       apply: verb.apply,
       kubeconfig: 'path'
     })
+    if (settings.command === 'dump') {
+      const { runDump } = await import('./dump.ts')
+      await runDump(settings, {
+        connect,
+        cwd: process.cwd(),
+        now: Date.now,
+        stdout: process.stdout
+      })
+      return 0
+    }
     const renderer = loadRenderer(settings)
     // handled here too, so that a run that fails first does not leave it rejected and unhandled
     renderer.catch(() => {})
     const { run, runExitCode } = await import('./run.ts')
     const report = await run(settings, {
-      connect: async (s) => {
-        if (s.kubeconfigFile !== undefined) {
-          // as kubectl reads --kubeconfig: that file alone, which must be there
-          const { checkRegularFile } = await import('./files.ts')
-          checkRegularFile(s.kubeconfigFile, `Invalid kubeconfig "${s.kubeconfigFile}"`)
-        }
-        return (await import('./cluster/connect.ts')).connect({
-          context: s.context,
-          env:
-            s.kubeconfigFile === undefined
-              ? process.env
-              : { ...process.env, KUBECONFIG: s.kubeconfigFile },
-          mask: () => {}
-        })
-      },
+      connect,
       log: (line) => process.stderr.write(`${safeLogLine(line)}\n`),
       cwd: process.cwd(),
       now: Date.now

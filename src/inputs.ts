@@ -9,7 +9,7 @@ import type { StatusRange } from './probe/answer.ts'
 import { parseCidr, refusedTarget, type Cidr } from './probe/target-guard.ts'
 
 export type OutputFormat = 'text' | 'json' | 'yaml' | 'markdown'
-export type Command = 'gate' | 'monitor'
+export type Command = 'gate' | 'monitor' | 'dump'
 export type FailOn = 'degraded' | 'any' | 'never'
 
 export interface RouteRef {
@@ -45,6 +45,8 @@ export interface Settings {
   annotations: boolean
   /** snapshot mode: evaluate this dump, no cluster */
   fromFile?: string
+  /** dump: where to write it (`-` for stdout) */
+  outputFile?: string
   format: OutputFormat
   /** where to write the whole report as JSON (the Action defaults it into RUNNER_TEMP) */
   reportFile?: string
@@ -176,6 +178,11 @@ export const INPUTS: InputSpec[] = [
     name: 'from-file',
     description:
       'Snapshot mode: evaluate a saved dump (`kubectl get … -o yaml`) without a cluster and without waiting.',
+    cliOnly: true
+  },
+  {
+    name: 'output-file',
+    description: 'dump: where to write the dump (`-o FILE`; `-` for stdout).',
     cliOnly: true
   },
   {
@@ -539,6 +546,7 @@ export function parseSettings(
     summary: flag('summary'),
     annotations: flag('annotations'),
     fromFile: optional('from-file'),
+    outputFile: optional('output-file'),
     format: parseEnum(value('format'), 'format', ['text', 'json', 'yaml', 'markdown'] as const),
     reportFile: optional('report-file'),
     failOn: parseEnum(value('fail-on'), 'fail-on', ['degraded', 'any', 'never'] as const),
@@ -568,6 +576,7 @@ function checkCombinations(s: Settings): void {
   if (s.namespace !== undefined && s.allNamespaces) {
     throw new InputError('Invalid inputs: set either namespace or all-namespaces, not both')
   }
+  if (s.command === 'dump') return checkDump(s)
   if (s.command === 'monitor') checkMonitor(s)
   else checkGate(s)
   checkTraffic(s)
@@ -600,6 +609,12 @@ function checkCombinations(s: Settings): void {
     throw new InputError(
       'Nothing to gate: set manifests (to apply), routes (to locate), selector, namespace or all-namespaces'
     )
+  }
+}
+
+function checkDump(s: Settings): void {
+  if (s.outputFile === undefined) {
+    throw new InputError('Nowhere to write the dump: set -o FILE (or -o - for stdout)')
   }
 }
 

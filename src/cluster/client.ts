@@ -17,12 +17,22 @@ import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
 import { watchRoutes } from './watch.ts'
 import { readWorld } from './world.ts'
+import { readClusterDump, type ClusterDump } from './dump.ts'
+
+/** where a dump comes from: the API server (no credentials) and the kubeconfig context */
+export interface ClusterOrigin {
+  server: string
+  context: string
+}
 
 export class KubeClusterClient implements ClusterClient {
   readonly description: string
   readonly namespace: string
 
-  constructor(private readonly session: Session) {
+  constructor(
+    private readonly session: Session,
+    readonly origin: ClusterOrigin
+  ) {
     this.description = session.description
     this.namespace = session.defaultNamespace
   }
@@ -78,6 +88,11 @@ export class KubeClusterClient implements ClusterClient {
 
   readWorld(namespaces: string[]): Promise<World> {
     return readWorld(this.session, namespaces)
+  }
+
+  /** the whole cluster as predict reads it, read-only */
+  readDump(): Promise<ClusterDump> {
+    return readClusterDump(this.session)
   }
 
   lastFault(): string | undefined {

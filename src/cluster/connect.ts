@@ -1,5 +1,4 @@
 // The entry point of the cluster layer: a ClusterClient for the configured cluster and context.
-import type { ClusterClient } from './types.ts'
 import { KubeClusterClient } from './client.ts'
 import { guardCredentials } from './credentials.ts'
 import { Discovery } from './discovery.ts'
@@ -18,12 +17,26 @@ export interface ConnectOptions {
   tuning?: Partial<ClusterTuning>
 }
 
-export function connect(options: ConnectOptions): Promise<ClusterClient> {
+export function connect(options: ConnectOptions): Promise<KubeClusterClient> {
   // A bad kubeconfig must reject, not throw synchronously.
   return Promise.resolve().then(() => createClient(options))
 }
 
-function createClient(options: ConnectOptions): ClusterClient {
+/** The server as a dump records it: no user:password, query or fragment. */
+export function publicServer(server: string): string {
+  try {
+    const url = new URL(server)
+    url.username = ''
+    url.password = ''
+    url.search = ''
+    url.hash = ''
+    return url.toString().replace(/\/$/, '')
+  } catch {
+    return server.replace(/\/\/[^/@]*@/, '//')
+  }
+}
+
+function createClient(options: ConnectOptions): KubeClusterClient {
   const { kubeConfig, server, contextName, defaultNamespace } = loadKubeConfig(options)
   // closing the client ends every request and every retry, so nothing keeps the process alive
   const closing = new AbortController()
@@ -41,14 +54,17 @@ function createClient(options: ConnectOptions): ClusterClient {
     description
   )
   const discovery = new Discovery(api, tuning.retry, description)
-  return new KubeClusterClient({
-    kubeConfig,
-    api,
-    discovery,
-    description,
-    defaultNamespace,
-    tuning,
-    closing,
-    watchLines
-  })
+  return new KubeClusterClient(
+    {
+      kubeConfig,
+      api,
+      discovery,
+      description,
+      defaultNamespace,
+      tuning,
+      closing,
+      watchLines
+    },
+    { server: publicServer(server), context: contextName }
+  )
 }

@@ -145,18 +145,36 @@ async function readListenerSets(
   return lists.flat()
 }
 
-export async function readWorld(session: Session, namespaces: string[]): Promise<World> {
+/**
+ * namespaces: those whose Namespaces, Services and ReferenceGrants to read, or 'all' for a dump of
+ * the whole cluster (cluster-wide lists, falling back to one list per namespace where forbidden).
+ */
+export async function readWorld(session: Session, namespaces: string[] | 'all'): Promise<World> {
   const gateway = await session.discovery.gatewayResources()
   const reader = new WorldReader(session)
   const gatewayClass = gateway.get('GatewayClass')
+  let namespaceList: KubeObject[] | Forbidden | undefined
+  if (namespaces === 'all') namespaceList = await reader.list(NAMESPACES, null)
+  const names =
+    namespaces !== 'all'
+      ? namespaces
+      : namespaceList === FORBIDDEN || namespaceList === undefined
+        ? []
+        : namespaceList.map((n) => n.metadata.name)
+  const namespaced = (resource: ResourceInfo | undefined): Promise<KubeObject[]> =>
+    namespaces === 'all' ? reader.listAllOrEach(resource, names) : reader.listEach(resource, names)
   const [gatewayClasses, gateways, listenerSets, namespaceObjects, services, referenceGrants] =
     await Promise.all([
       gatewayClass ? reader.list(gatewayClass, null) : [],
-      reader.listAllOrEach(gateway.get('Gateway'), namespaces),
-      readListenerSets(session, reader, gateway, namespaces),
-      reader.namespaces(namespaces),
-      reader.listEach(SERVICES, namespaces),
-      reader.listEach(gateway.get('ReferenceGrant'), namespaces)
+      reader.listAllOrEach(gateway.get('Gateway'), names),
+      readListenerSets(session, reader, gateway, names),
+      namespaces === 'all'
+        ? namespaceList === FORBIDDEN || namespaceList === undefined
+          ? []
+          : namespaceList
+        : reader.namespaces(names),
+      namespaced(SERVICES),
+      namespaced(gateway.get('ReferenceGrant'))
     ])
   const referenceGrant = gateway.get('ReferenceGrant')
   return {

@@ -17,7 +17,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import type { Report } from '../../src/model/types.ts'
-import { REPO, runAction, type ActionResult } from '../helpers/action.ts'
+import { REPO, runAction, runCli, type ActionResult } from '../helpers/action.ts'
 import { clusterEnv, kube, testHostname, testNamespace } from '../helpers/cluster.ts'
 import { statusCode } from '../cluster/fixtures.ts'
 import { certKubeconfig, clusterPki, signedByClusterCa } from '../helpers/fault-proxy.ts'
@@ -271,5 +271,94 @@ spec:
     await expectNoSecret(applied, applier)
     expect(applied.code, applied.stdout).toBe(0)
     expect(applied.outputs.verdict).toBe('ready')
+  })
+})
+
+/** The reader rules with get and list alone: no watch, and no verb that writes. */
+function readOnly(rules: V1PolicyRule[]): V1PolicyRule[] {
+  return rules.map((rule) => ({
+    ...rule,
+    verbs: rule.verbs.filter((v) => v === 'get' || v === 'list')
+  }))
+}
+
+async function dumpAs(user: User): Promise<{ code: number; text: string; stderr: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-dump-'))
+  const kubeconfig = path.join(dir, 'kubeconfig')
+  await writeFile(kubeconfig, user.kubeconfig, { mode: 0o600 })
+  const out = path.join(dir, 'dump.yaml')
+  const result = await runCli(['dump', '--kubeconfig', kubeconfig, '-o', out], { cwd: REPO })
+  const text = result.code === 0 ? await readFile(out, 'utf8') : ''
+  return { code: result.code ?? -1, text, stderr: result.stderr }
+}
+
+interface DumpFile {
+  header: { cluster: string; context: string; forbidden: string[]; complete: string[] }
+  items: {
+    kind: string
+    metadata: { name: string; namespace?: string; labels?: unknown }
+    status?: unknown
+  }[]
+}
+
+function readDump(text: string): DumpFile {
+  const [first, ...rest] = text.split('\n')
+  const list = parse(rest.join('\n')) as { items: DumpFile['items'] }
+  return { header: JSON.parse(first!.replace('# route-gate dump ', '')), items: list.items }
+}
+
+describe('dump: read-only, on the real control plane', () => {
+  it('get and list on the reader resources are enough; check --from-file reads the dump', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(readOnly(reader))
+    const ns = await testNamespace('rbac', { team: 'dump' })
+    await writeState(ns, 'web', 'ready', await createOtherRoute(ns, 'web'))
+    await kube().core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: 'never-dumped' }, stringData: { token: 'x' } }
+    })
+    const { code, text, stderr } = await dumpAs(user)
+    expect(code, stderr).toBe(0)
+    expect(text).not.toContain(user.key.split('\n')[1]!.slice(0, 40))
+    const { header, items } = readDump(text)
+    expect(header).toMatchObject({
+      cluster: clusterEnv().apiServer,
+      context: 'test',
+      forbidden: []
+    })
+    expect(header.complete).toEqual(
+      expect.arrayContaining(['Gateway', 'HTTPRoute', 'Service', 'Namespace'])
+    )
+    const here = items.filter((i) => i.metadata.namespace === ns || i.metadata.name === ns)
+    expect(here.map((i) => i.kind).sort()).toEqual(['HTTPRoute', 'Namespace'])
+    expect(here.find((i) => i.kind === 'Namespace')?.metadata.labels).toMatchObject({
+      team: 'dump'
+    })
+    expect(here.find((i) => i.kind === 'HTTPRoute')?.status).toBeDefined()
+    expect(items.some((i) => i.kind === 'Secret')).toBe(false)
+    expect(items.some((i) => i.kind === 'GatewayClass')).toBe(true)
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-dump-'))
+    await writeFile(path.join(dir, 'dump.yaml'), text)
+    const check = await runCli(['check', '--from-file', 'dump.yaml', '-n', ns, '-o', 'json'], {
+      cwd: dir
+    })
+    expect(check.code, check.stderr).toBe(0)
+    const report = JSON.parse(check.stdout) as Report
+    expect(report).toMatchObject({ mode: 'snapshot', verdict: 'ready' })
+    expect(report.routes.map((r) => r.name)).toEqual(['web'])
+  })
+
+  it('without list on services, the dump records what it could not read and that Services are incomplete', async () => {
+    const { reader } = await readmeRbac()
+    const user = await userWith(readOnly(without(reader, 'services')))
+    const ns = await testNamespace('rbac')
+    const { code, text, stderr } = await dumpAs(user)
+    expect(code, stderr).toBe(0)
+    const { header } = readDump(text)
+    expect(header.forbidden).toContain('services in all namespaces: forbidden (list)')
+    expect(header.forbidden).toContain(`services in namespace ${ns}: forbidden (list)`)
+    expect(header.complete).not.toContain('Service')
+    expect(header.complete).toContain('HTTPRoute')
   })
 })
