@@ -23,7 +23,12 @@ describe('judgeAddress', () => {
     ['100.100.100.200', 'a cloud metadata service address'],
     ['::ffff:169.254.169.254', 'a cloud metadata service address'],
     ['::ffff:a9fe:a9fe', 'a cloud metadata service address'],
-    ['[fd00:ec2::254]', 'a cloud metadata service address']
+    ['[fd00:ec2::254]', 'a cloud metadata service address'],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', 'a cloud metadata service address'],
+    ['::169.254.169.254', 'a cloud metadata service address'],
+    ['::ffff:0:169.254.169.254', 'a cloud metadata service address'],
+    ['64:ff9b::169.254.169.254', 'a cloud metadata service address'],
+    ['64:ff9b:0:0:0:0:6464:64c8', 'a cloud metadata service address']
   ])('never sends to %s, whoever chose it', (ip, what) => {
     for (const origin of ['status', 'input'] as const) {
       expect(judgeAddress(ip, origin, OPEN)).toEqual({ allowed: false, why: `${ip} is ${what}` })
@@ -37,6 +42,8 @@ describe('judgeAddress', () => {
     ['fe80::1%eth0', 'a link-local address'],
     ['febf:ffff::1', 'a link-local address'],
     ['::ffff:169.254.1.1', 'a link-local address'],
+    ['64:ff9b::a9fe:101', 'a link-local address'],
+    ['::ffff:0:e000:1', 'a multicast address'],
     ['0.0.0.0', 'an unspecified address'],
     ['0.1.2.3', 'an unspecified address'],
     ['::', 'an unspecified address'],
@@ -62,6 +69,7 @@ describe('judgeAddress', () => {
     '203.0.113.7',
     '2001:db8::1',
     '::1',
+    '64:ff9b::a01:203',
     'fec0::1',
     '169.253.255.255',
     '169.255.0.0'
@@ -83,6 +91,16 @@ describe('judgeAddress', () => {
     // an IPv4 range never admits an IPv6 address, nor the other way round
     expect(judgeAddress('::ffff:7f00:1', 'status', only('::/0'))).toMatchObject({ allowed: false })
     expect(judgeAddress('127.0.0.1', 'input', policy)).toEqual({ allowed: true, ip: '127.0.0.1' })
+  })
+
+  it('judges a NAT64 address by the IPv4 address it carries too, and connects to it as given', () => {
+    expect(judgeAddress('64:ff9b::a01:203', 'status', only('10.0.0.0/8'))).toEqual({
+      allowed: true,
+      ip: '64:ff9b::a01:203'
+    })
+    expect(judgeAddress('64:ff9b::cb00:7107', 'status', only('10.0.0.0/8'))).toMatchObject({
+      allowed: false
+    })
   })
 
   it('does not let traffic-allowed-cidrs admit a refused range', () => {
