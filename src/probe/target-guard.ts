@@ -8,7 +8,13 @@ import { BlockList, isIP } from 'node:net'
 /** Who chose the address: a Gateway's status, or the workflow through gateway-address. */
 export type AddressOrigin = 'status' | 'input'
 
-export type GuardDecision = { allowed: true; ip: string } | { allowed: false; why: string }
+/** A refusal says why in a sentence, and what the address is (for "NAME resolves to IP, which is …"). */
+export type GuardDecision =
+  { allowed: true; ip: string } | { allowed: false; why: string; what: string }
+
+function refuse(ip: string, what: string): GuardDecision {
+  return { allowed: false, why: `${ip} is ${what}`, what }
+}
 
 /** Names of cloud metadata services: refused before they are resolved, whoever chose them. */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.azure.internal'])
@@ -97,7 +103,7 @@ export function judgeAddress(
 ): GuardDecision {
   const address = plainAddress(ip)
   const version = isIP(address)
-  if (version === 0) return { allowed: false, why: `${ip} is not an IP address` }
+  if (version === 0) return refuse(ip, 'not an IP address')
   const family: Family = version === 4 ? 'ipv4' : 'ipv6'
   // an IPv6 address that carries an IPv4 one reaches it through a translator: judged as both
   const forms: [string, Family][] = [[address, family]]
@@ -105,20 +111,17 @@ export function judgeAddress(
   if (carried !== undefined) forms.push([carried, 'ipv4'])
   const inList = (list: BlockList): boolean => forms.some(([a, f]) => list.check(a, f))
   if (inList(METADATA_ADDRESSES)) {
-    return { allowed: false, why: `${ip} is a cloud metadata service address` }
+    return refuse(ip, 'a cloud metadata service address')
   }
   if (origin === 'input') return { allowed: true, ip: address }
   const refused = REFUSED_RANGES.find((r) => inList(r.list))
-  if (refused) return { allowed: false, why: `${ip} is ${refused.what} address` }
+  if (refused) return refuse(ip, `${refused.what} address`)
   const allowed = policy.allowedCidrs
   if (
     allowed.length > 0 &&
     !allowed.some((c) => forms.some(([a, f]) => c.family === f && c.list.check(a, f)))
   ) {
-    return {
-      allowed: false,
-      why: `${ip} is outside traffic-allowed-cidrs (${allowed.map((c) => c.text).join(', ')})`
-    }
+    return refuse(ip, `outside traffic-allowed-cidrs (${allowed.map((c) => c.text).join(', ')})`)
   }
   return { allowed: true, ip: address }
 }

@@ -97,7 +97,8 @@ describe('sendProbe over HTTP', () => {
       durationMs: 0,
       error: {
         code: 'ROUTE_GATE_TARGET_REFUSED',
-        message: 'gw.example.com resolves to 169.254.169.254 is a cloud metadata service address'
+        message:
+          'gw.example.com resolves to 169.254.169.254, which is a cloud metadata service address'
       }
     })
     const outside = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
@@ -106,7 +107,7 @@ describe('sendProbe over HTTP', () => {
       lookup: () => Promise.resolve({ address: '127.0.0.1' })
     })
     expect(outside.error?.message).toBe(
-      'gw.example.com resolves to 127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8)'
+      'gw.example.com resolves to 127.0.0.1, which is outside traffic-allowed-cidrs (10.0.0.0/8)'
     )
     const literal = await sendProbe(request(server.port, { address: '169.254.3.4' }), options)
     expect(literal.error?.code).toBe('ROUTE_GATE_TARGET_REFUSED')

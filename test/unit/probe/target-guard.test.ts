@@ -31,7 +31,11 @@ describe('judgeAddress', () => {
     ['64:ff9b:0:0:0:0:6464:64c8', 'a cloud metadata service address']
   ])('never sends to %s, whoever chose it', (ip, what) => {
     for (const origin of ['status', 'input'] as const) {
-      expect(judgeAddress(ip, origin, OPEN)).toEqual({ allowed: false, why: `${ip} is ${what}` })
+      expect(judgeAddress(ip, origin, OPEN)).toEqual({
+        allowed: false,
+        why: `${ip} is ${what}`,
+        what
+      })
     }
   })
 
@@ -52,7 +56,11 @@ describe('judgeAddress', () => {
     ['239.255.255.250', 'a multicast address'],
     ['ff02::1', 'a multicast address']
   ])('refuses %s from a Gateway status: %s', (ip, what) => {
-    expect(judgeAddress(ip, 'status', OPEN)).toEqual({ allowed: false, why: `${ip} is ${what}` })
+    expect(judgeAddress(ip, 'status', OPEN)).toEqual({
+      allowed: false,
+      why: `${ip} is ${what}`,
+      what
+    })
   })
 
   it('takes those from gateway-address: the workflow owner chose them', () => {
@@ -86,7 +94,8 @@ describe('judgeAddress', () => {
     expect(judgeAddress('fd12::1', 'status', policy)).toEqual({ allowed: true, ip: 'fd12::1' })
     expect(judgeAddress('127.0.0.1', 'status', policy)).toEqual({
       allowed: false,
-      why: '127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)'
+      why: '127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)',
+      what: 'outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)'
     })
     // an IPv4 range never admits an IPv6 address, nor the other way round
     expect(judgeAddress('::ffff:7f00:1', 'status', only('::/0'))).toMatchObject({ allowed: false })
@@ -113,7 +122,8 @@ describe('judgeAddress', () => {
   it('judges only addresses', () => {
     expect(judgeAddress('gateway.example.com', 'status', OPEN)).toEqual({
       allowed: false,
-      why: 'gateway.example.com is not an IP address'
+      why: 'gateway.example.com is not an IP address',
+      what: 'not an IP address'
     })
   })
 })
