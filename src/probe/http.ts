@@ -108,6 +108,7 @@ function send(
         'user-agent': `route-gate/${TOOL_VERSION} (traffic verification)`,
         accept: '*/*'
       },
+      // a fresh agent: no reused connection, and no proxy that NODE_USE_ENV_PROXY gives the global one
       agent: false as const
     }
     let req: http.ClientRequest
