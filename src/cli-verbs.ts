@@ -26,9 +26,11 @@ export interface Verb {
 
 const MONITOR_ONLY = new Set(['fail-on', 'watch-duration', 'previous', 'state-out'])
 const DUMP_ONLY = new Set(['output-file'])
+// the monitor judges once (or watches for --watch-duration): it has no deadline to wait for
 const GATE_ONLY = new Set([
   'manifests',
   'routes',
+  'timeout',
   'fail-fast',
   'heartbeat',
   'verify-traffic',
@@ -36,6 +38,7 @@ const GATE_ONLY = new Set([
   'expect-status',
   'traffic-ca',
   'traffic-skip-tls-verify',
+  'traffic-successes',
   'traffic-allowed-cidrs',
   'traffic-show-body'
 ])

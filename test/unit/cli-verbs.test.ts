@@ -50,7 +50,14 @@ const EXPECTED: Record<VerbName, { has: string[]; lacks: string[] }> = {
   },
   monitor: {
     has: ['previous', 'state-out', 'fail-on', 'watch-duration', 'from-file', 'all-namespaces'],
-    lacks: ['manifests', 'routes', 'dry-run', 'verify-traffic', 'output-file', 'cluster-name']
+    lacks: [
+      'manifests',
+      'routes',
+      'timeout',
+      'dry-run',
+      'verify-traffic',
+      'traffic-successes'
+    ].concat(['output-file', 'cluster-name'])
   },
   dump: {
     has: ['output-file', 'kubeconfig', 'context'],
