@@ -237,7 +237,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
   it('names every refusing listener, and changes the from: Same one', () => {
     const d = notAllowed(route({}), ref('edge'), withGateway(listeners))
     expect(d.title).toBe(
-      'Gateway infra/edge: listener tls, team and http does not allow this HTTPRoute from namespace shop'
+      'Gateway infra/edge: listeners tls, team and http do not allow this HTTPRoute from namespace shop'
     )
     expect(d.evidence).toEqual([
       'Listener tls (port 443, TLS) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.',
