@@ -443,7 +443,7 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
     title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of ${name}`,
     evidence
   }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
   return diagnosis
 }
 
@@ -489,6 +489,6 @@ function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
     title: `The parentRef matches no port of Service ${name}`,
     evidence
   }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
   return diagnosis
 }

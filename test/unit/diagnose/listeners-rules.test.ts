@@ -623,7 +623,7 @@ describe('NoMatchingParent: Gateway listeners', () => {
 
   it('a wrong sectionName and a port no listener has: both fixes', () => {
     expect(noParent(route({}), ref('web', { sectionName: 'htps', port: 8080 })).remediation).toBe(
-      'Set sectionName to "https" or "http" (the nearest listener name); or set port to one of the listener ports: 80, 443 and 8443.'
+      'Set sectionName to "https" or "http" (the nearest listener name); and set port to one of the listener ports: 80, 443 and 8443.'
     )
   })
 
@@ -701,7 +701,7 @@ describe('NoMatchingParent: Service parents (GAMMA)', () => {
 
   it('a port name and a port the Service does not have: both fixes', () => {
     expect(noParent(route({}), svcRef('cart', { sectionName: 'grpc', port: 80 })).remediation).toBe(
-      'Set sectionName to a port name of the Service: http and metrics; or set port to one of 8080 and 9090.'
+      'Set sectionName to a port name of the Service: http and metrics; and set port to one of 8080 and 9090.'
     )
   })
 

@@ -265,6 +265,17 @@ describe.each(MODES)('StaleStatus: is the controller running? (%s mode)', (mode)
     expect(p?.remediation).toContain(LAGGING)
   })
 
+  it('does not take its own dump copy without metadata.namespace as proof, nor print "undefined"', () => {
+    const self = otherRoute('HTTPRoute', 'shop', 'storefront', 5, [
+      { controllerName: CONTOUR, conditions: [written(5, '2025-03-01T11:00:00Z')] }
+    ])
+    const { namespace: _dropped, ...metadata } = self.metadata
+    const unnamespaced = { ...self, metadata } as unknown as RouteObject
+    const p = staleProblem(mode, stale(mode), [], { routes: [unnamespaced] })
+    expect(p?.remediation).toContain(LAGGING)
+    expect(JSON.stringify(p)).not.toMatch(/undefined|null|NaN/)
+  })
+
   it("takes another Route as proof when one of its entries is the controller's", () => {
     const other = otherRoute('HTTPRoute', 'shop', 'other', 7, [
       { controllerName: EG, conditions: [written(6, '2025-03-01T11:00:00Z')] },
