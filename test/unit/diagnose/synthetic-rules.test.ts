@@ -480,3 +480,27 @@ describe.each(MODES)('NoParentRefs (%s mode)', (mode) => {
     })
   })
 })
+
+describe.each(MODES)('one problem, said once (%s mode)', (mode) => {
+  it('two stale conditions on one parent: one problem naming both, each evidence line once', () => {
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding: [stale(mode), stale(mode, { condition: 'ResolvedRefs' })],
+        controllerName: CONTOUR,
+        verdict: verdictIn(mode)
+      }
+    ])
+    const problems = explainRoute(verdict, contourWorld()).parents[0]?.problems ?? []
+    expect(problems).toHaveLength(1)
+    expect(problems[0]?.title).toBe(
+      'Status is 2 generations behind the Route (observed 3, current 5) (Accepted and ResolvedRefs)'
+    )
+    const evidence = problems[0]?.evidence ?? []
+    expect(evidence.some((e) => e.startsWith('Accepted was written for generation 3'))).toBe(true)
+    expect(evidence.some((e) => e.startsWith('ResolvedRefs was written for generation 3'))).toBe(
+      true
+    )
+    expect(new Set(evidence).size).toBe(evidence.length)
+  })
+})
