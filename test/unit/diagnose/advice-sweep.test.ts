@@ -19,7 +19,7 @@ async function dumpReport(file: string): Promise<Report> {
     'all-namespaces': 'true'
   }
   return runSnapshot(
-    parseSettings((name) => values[name], 'check'),
+    parseSettings((name) => values[name], 'gate'),
     process.cwd()
   )
 }
