@@ -1,7 +1,6 @@
 // One Route, three controllers: Contour, Envoy Gateway and Traefik each own one parent of the same
 // HTTPRoute and write their own entries. The gate is ready only when every owner says so, names the
 // one that does not, and never lets an entry from a controller that does not own the parent decide.
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Report } from '../../src/model/types.ts'
 import { gate, logOf, reportOf } from '../helpers/gate.ts'
@@ -128,8 +127,14 @@ describe('one HTTPRoute attached to the Gateways of three controllers', () => {
       expect(failed.summary).toContain(controller(failing).gateway.name)
       expect(failed.summary).toContain('NotAllowedByListeners')
 
-      const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
-      await sleep(1500)
+      // the fix lands once the gate has read the refused parent, however slow its start
+      let seen!: () => void
+      const refusedSeen = new Promise<void>((resolve) => (seen = resolve))
+      const refusedLine = `parent ${controller(failing).gateway.namespace}/${controller(failing).gateway.name}#same-ns`
+      const running = gate({ routes: `httproute/${ns}/web`, timeout: '60s' }, undefined, (log) => {
+        if (log.includes(refusedLine)) seen()
+      })
+      await Promise.race([refusedSeen, running])
       await applyYaml(route(ns, sections('http')), ns)
       const fixed = await running
       expect(fixed.code, logOf(fixed)).toBe(0)
