@@ -75,6 +75,29 @@ function grantTo(grant: Grant, ref: BackendRef): boolean {
   )
 }
 
+/** The ReferenceGrant among `grants` that lets the Route reference `ref` (cross-namespace), if any. */
+export function grantFor(
+  grants: KubeObject[],
+  route: RouteObject,
+  ref: BackendRef
+): KubeObject | undefined {
+  return grants
+    .map(readGrant)
+    .find(
+      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
+    )?.object
+}
+
+/** How a Service backendRef resolves against the Service it names (undefined: none of that name). */
+export type ServiceRefState = 'resolves' | 'no-service' | 'external-name' | 'port-unset' | 'no-port'
+
+export function serviceRefState(service: KubeObject | undefined, ref: BackendRef): ServiceRefState {
+  if (!service) return 'no-service'
+  if (stringField(service.spec, 'type') === 'ExternalName') return 'external-name'
+  if (ref.port === undefined) return 'port-unset'
+  return servicePortsOf(service).some((p) => p.port === ref.port) ? 'resolves' : 'no-port'
+}
+
 /** Why a grant in the backend's namespace does not cover this reference, as a sentence. */
 function nearMiss(grant: Grant, ref: BackendRef, route: RouteObject): string {
   const name = `ReferenceGrant ${grant.object.metadata.namespace ?? ''}/${grant.object.metadata.name}`
@@ -195,16 +218,13 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
 export function refuteRefNotPermitted(context: DiagnosisContext): string[] {
   const { route, world, finding } = context
   const cross = routeBackendRefs(route).filter((r) => r.namespace !== route.metadata.namespace)
-  const grants = world.referenceGrants.map(readGrant)
   const facts: string[] = []
   for (const ref of namedIn(cross, finding.message)) {
     if (!canSee(world, 'referencegrants', ref.namespace)) return []
-    const grant = grants.find(
-      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
-    )
+    const grant = grantFor(world.referenceGrants, route, ref)
     if (!grant) return []
     facts.push(
-      `ReferenceGrant ${ref.namespace}/${grant.object.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
+      `ReferenceGrant ${ref.namespace}/${grant.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
     )
   }
   return facts
@@ -220,11 +240,8 @@ export function refuteBackendNotFound(context: DiagnosisContext): string[] {
   if (/endpointslice/i.test(finding.message ?? '')) return []
   const facts: string[] = []
   for (const ref of namedIn(routeBackendRefs(route), finding.message)) {
-    if (!isServiceRef(ref) || ref.port === undefined || !canSee(world, 'services', ref.namespace))
-      return []
-    const service = findService(world, ref.namespace, ref.name)
-    if (!service || stringField(service.spec, 'type') === 'ExternalName') return []
-    if (!servicePortsOf(service).some((p) => p.port === ref.port)) return []
+    if (!isServiceRef(ref) || !canSee(world, 'services', ref.namespace)) return []
+    if (serviceRefState(findService(world, ref.namespace, ref.name), ref) !== 'resolves') return []
     facts.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port} (${ref.where}).`)
   }
   return facts
