@@ -219,7 +219,8 @@ function predictAccepted(
     )
   }
   const admissions = selected.map((l) => admission(l, parent.holder, route, objects.world))
-  const admitted = admissions.filter(admits)
+  // admits() lets an undecided namespace through (the diagnosis only refutes with it); predict must not
+  const admitted = admissions.filter((a) => admits(a) && a.namespace === 'ok')
   const hostnames = routeHostnames(route)
   const takesHostnames = (a: Admission): boolean =>
     hostnames.length === 0 || acceptedHostnames(a.listener.hostname, hostnames).length > 0
@@ -238,12 +239,14 @@ function predictAccepted(
       'Namespace'
     )
   }
-  if (admitted.length === 0) {
+  // listeners whose namespace is undecided fail on hostnames anyway: the Route is refused either way
+  const candidates = [...admitted, ...undecided]
+  if (candidates.length === 0) {
     return refused('NotAllowedByListeners', admissions.flatMap((a) => a.why).join(' '))
   }
   return refused(
     'NoMatchingListenerHostname',
-    `No listener of ${name} that admits the ${route.kind} accepts its hostnames ${listing(hostnames)}: ${listing(admitted.map((a) => describeListener(a.listener)))}.`
+    `No listener of ${name} that admits the ${route.kind} accepts its hostnames ${listing(hostnames)}: ${listing(candidates.map((a) => describeListener(a.listener)))}.`
   )
 }
 
