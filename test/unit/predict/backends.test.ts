@@ -41,7 +41,7 @@ describe('predict: backendRefs', () => {
     const report = run(baseCluster(), [route([{ name: 'web', port: 8080 }])])
     expect(condition(report, 'ResolvedRefs')?.reason).toBe('BackendNotFound')
     expect(onlyParent(report).problems[0]?.remediation).toContain(
-      'set port on rule 0 backendRef 0 to'
+      'Set port on rule 0 backendRef 0 to one of 80'
     )
   })
 
