@@ -42,8 +42,13 @@ interface Grant {
   to: { group: string; kind: string; name?: string }[]
 }
 
+/** Grants as read, per object: predict checks thousands of Routes against the same few grants. */
+const readGrants = new WeakMap<KubeObject, Grant>()
+
 function readGrant(object: KubeObject): Grant {
-  return {
+  const known = readGrants.get(object)
+  if (known) return known
+  const grant: Grant = {
     object,
     from: (arrayField(object.spec, 'from') ?? []).map((f) => ({
       group: stringField(f, 'group') ?? '',
@@ -59,6 +64,8 @@ function readGrant(object: KubeObject): Grant {
       }
     })
   }
+  readGrants.set(object, grant)
+  return grant
 }
 
 function grantFrom(grant: Grant, route: RouteObject): boolean {
