@@ -4,6 +4,7 @@
 // only orders them and says which outcome is definite. When the objects cannot tell, the answer is
 // unknown with why: predict must never block a correct change on a guess.
 import { grantFor, serviceRefState } from '../diagnose/backends.ts'
+import type { ServiceRefState } from '../diagnose/backends.ts'
 import { findController } from '../diagnose/controllers.ts'
 import { acceptedHostnames } from '../diagnose/hostnames.ts'
 import { selectListeners } from '../diagnose/listener-selection.ts'
@@ -257,6 +258,21 @@ function takesBackendKind(kinds: string[], ref: BackendRef): boolean {
   )
 }
 
+/**
+ * Envoy Gateway names a Service port problem with its own reasons (internal/gatewayapi/validate.go);
+ * the others write BackendNotFound.
+ */
+const PORT_REASONS: Record<string, Partial<Record<ServiceRefState, string>>> = {
+  'gateway.envoyproxy.io/gatewayclass-controller': {
+    'no-port': 'PortNotFound',
+    'port-unset': 'PortNotSpecified'
+  }
+}
+
+function portReason(controllerName: string | undefined, state: ServiceRefState): string {
+  return (controllerName && PORT_REASONS[controllerName]?.[state]) || 'BackendNotFound'
+}
+
 type BackendOutcome =
   { reason: string; message: string } | { why: string; needs?: NeededKind } | undefined
 
@@ -308,12 +324,12 @@ function predictBackend(
       }
     case 'no-port':
       return {
-        reason: 'BackendNotFound',
+        reason: portReason(controllerName, 'no-port'),
         message: `${described}: Service ${ref.namespace}/${ref.name} has no port ${ref.port ?? ''}.`
       }
     case 'port-unset':
       return {
-        reason: 'BackendNotFound',
+        reason: portReason(controllerName, 'port-unset'),
         message: `${described} has no port; a Service backendRef needs one.`
       }
     case 'external-name':
@@ -326,7 +342,13 @@ function predictBackend(
 }
 
 /** The ResolvedRefs reasons in the order a controller reports them: the kind first, the object last. */
-const BACKEND_ORDER = ['InvalidKind', 'RefNotPermitted', 'BackendNotFound']
+const BACKEND_ORDER = [
+  'InvalidKind',
+  'RefNotPermitted',
+  'BackendNotFound',
+  'PortNotFound',
+  'PortNotSpecified'
+]
 
 function predictResolvedRefs(
   route: RouteObject,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   EDGE,
   EVERY_KIND,
+  CONTOUR,
   TRAEFIK,
   baseCluster,
   condition,
@@ -18,6 +19,17 @@ import {
   service
 } from './fixtures.ts'
 import { expectValidReport } from '../../helpers/schema.ts'
+
+/** The base cluster with its class handed to another controller. */
+const traefikOr = (controllerName: string) => [
+  gatewayClass('other', controllerName),
+  namespace('app'),
+  namespace('infra'),
+  gateway('infra', 'edge', [{ name: 'http', allowedRoutes: { namespaces: { from: 'All' } } }], {
+    className: 'other'
+  }),
+  service('app', 'web')
+]
 
 const route = (backendRefs: unknown[]) =>
   httpRoute('app', 'shop', { parentRefs: [EDGE], backendRefs })
@@ -37,12 +49,20 @@ describe('predict: backendRefs', () => {
     expectValidReport(report)
   })
 
-  it('a port the Service does not have is BackendNotFound, with the Service ports as evidence', () => {
+  it("a port the Service does not have: Envoy Gateway's own PortNotFound, BackendNotFound elsewhere, with the Service ports as evidence", () => {
     const report = run(baseCluster(), [route([{ name: 'web', port: 8080 }])])
-    expect(condition(report, 'ResolvedRefs')?.reason).toBe('BackendNotFound')
+    expect(condition(report, 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'PortNotFound'
+    })
     expect(onlyParent(report).problems[0]?.remediation).toContain(
       'Set port on rule 0 backendRef 0 to one of 80'
     )
+    const contour = run(traefikOr(CONTOUR), [route([{ name: 'web', port: 8080 }])])
+    expect(condition(contour, 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'BackendNotFound'
+    })
   })
 
   it('a Service created by the pull request counts', () => {
@@ -136,20 +156,23 @@ describe('predict: backendRefs', () => {
     expect(onlyParent(report).verdict).toBe('unknown')
   })
 
-  it("a non-Service kind for a controller whose kinds are not catalogued (Traefik's TraefikService) is unknown", () => {
-    const cluster = [
-      gatewayClass('traefik', TRAEFIK),
-      namespace('app'),
-      namespace('infra'),
-      gateway('infra', 'edge', [{ name: 'http', allowedRoutes: { namespaces: { from: 'All' } } }], {
-        className: 'traefik'
-      })
-    ]
-    const report = run(cluster, [
+  it('Traefik takes its TraefikService (unknown: predict cannot check it) and refuses other kinds with InvalidKind', () => {
+    const report = run(traefikOr(TRAEFIK), [
       route([{ group: 'traefik.io', kind: 'TraefikService', name: 'x' }])
     ])
     expect(onlyParent(report).verdict).toBe('unknown')
     expect(onlyParent(report).why?.join(' ')).toContain('not a core Service')
+    const other = run(traefikOr(TRAEFIK), [
+      route([{ group: 'example.com', kind: 'Bucket', name: 'x' }])
+    ])
+    expect(condition(other, 'ResolvedRefs')?.reason).toBe('InvalidKind')
+  })
+
+  it('a controller route-gate has no catalogue entry for leaves a non-Service kind unknown', () => {
+    const report = run(traefikOr('example.com/gateway'), [
+      route([{ group: 'example.com', kind: 'Bucket', name: 'x' }])
+    ])
+    expect(onlyParent(report).verdict).toBe('unknown')
   })
 
   it('an ExternalName Service is unknown: controllers differ', () => {
