@@ -390,6 +390,16 @@ export function predictParent(
   const owner = ownerOf(parent.gateway, objects)
   if (!('controllerName' in owner)) return { ...prediction, parent: owner }
   prediction.controllerName = owner.controllerName
+  const gatewayAccepted = conditionOf(conditionsOf(parent.gateway.status), 'Accepted')
+  if (gatewayAccepted?.status === 'False') {
+    // what a controller writes on the Routes of a Gateway it refused varies (Contour: InvalidGateway)
+    return {
+      ...prediction,
+      parent: unknown(
+        `Gateway ${parent.gateway.metadata.namespace ?? ''}/${parent.gateway.metadata.name} is not accepted by its controller (${gatewayAccepted.reason ?? 'Accepted=False'}${gatewayAccepted.message ? `: ${gatewayAccepted.message}` : ''}); what it writes on the Route is up to the controller.`
+      )
+    }
+  }
   prediction.accepted = predictAccepted(route, ref, parent, objects)
   prediction.resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects)
   return prediction

@@ -314,6 +314,29 @@ describe('predict: parents that are absent or new', () => {
     expect(report.notes?.join(' ')).toContain('no controller has seen it yet')
   })
 
+  it('a Gateway its controller did not accept leaves the Route unknown, naming the reason', () => {
+    const status = {
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'False',
+          reason: 'InvalidParameters',
+          message: 'bad parametersRef'
+        }
+      ]
+    }
+    const cluster = [
+      ...baseCluster().filter((o) => o.kind !== 'Gateway'),
+      gateway('infra', 'edge', [{ name: 'http', allowedRoutes: { namespaces: { from: 'All' } } }], {
+        status
+      })
+    ]
+    const report = run(cluster, [httpRoute('app', 'shop', { parentRefs: [EDGE] })])
+    expect(onlyParent(report).verdict).toBe('unknown')
+    expect(onlyParent(report).controllerName).toBe('gateway.envoyproxy.io/gatewayclass-controller')
+    expect(onlyParent(report).why?.join(' ')).toContain('InvalidParameters: bad parametersRef')
+  })
+
   it('a Route without parentRefs is a definite failure: it attaches to nothing', () => {
     const report = run(baseCluster(), [httpRoute('app', 'shop', {})])
     expect(report.routes[0]?.verdict).toBe('failed')
