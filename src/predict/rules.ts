@@ -12,6 +12,7 @@ import { admission, admits } from '../diagnose/listeners.ts'
 import type { Admission } from '../diagnose/listeners.ts'
 import {
   describeBackendRef,
+  emptyRules,
   isServiceRef,
   routeBackendRefs,
   routeHostnames
@@ -350,6 +351,23 @@ const BACKEND_ORDER = [
   'PortNotSpecified'
 ]
 
+/**
+ * Contour refuses a rule without backendRefs (ResolvedRefs=False Degraded, "At least one
+ * Spec.Rules.BackendRef must be specified."); Gateway API allows it and others serve HTTP 500 there.
+ */
+function contourEmptyRules(
+  route: RouteObject,
+  controllerName: string | undefined
+): Outcome | undefined {
+  if (!controllerName?.startsWith('projectcontour.io/')) return undefined
+  const rules = emptyRules(route).map((r) => r.index)
+  if (rules.length === 0) return undefined
+  return refused(
+    'Degraded',
+    `Rule ${listing(rules.map(String))} has no backendRefs; Contour requires at least one (At least one Spec.Rules.BackendRef must be specified).`
+  )
+}
+
 function predictResolvedRefs(
   route: RouteObject,
   controllerName: string | undefined,
@@ -361,6 +379,8 @@ function predictResolvedRefs(
   const failures = outcomes.filter(
     (o): o is { reason: string; message: string } => o !== undefined && 'reason' in o
   )
+  const empty = contourEmptyRules(route, controllerName)
+  if (empty && failures.length === 0) return empty
   if (failures.length > 0) {
     const first = BACKEND_ORDER.find((reason) => failures.some((f) => f.reason === reason)) ?? ''
     return refused(

@@ -198,6 +198,19 @@ describe('predict: backendRefs', () => {
     expect(report.notes?.join(' ')).toContain('EndpointSlices')
   })
 
+  it('Contour refuses a rule without backendRefs (Degraded); Envoy Gateway accepts it', () => {
+    const empty = httpRoute('app', 'shop', { parentRefs: [EDGE], backendRefs: [] })
+    const contour = run(traefikOr(CONTOUR), [empty])
+    expect(condition(contour, 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'Degraded'
+    })
+    expect(onlyParent(contour).problems[0]?.title).toBe(
+      'Rule 0 of the HTTPRoute has no backendRefs'
+    )
+    expect(onlyParent(run(baseCluster(), [empty])).verdict).toBe('ready')
+  })
+
   it('with conditions: [Accepted] only, a ResolvedRefs failure is a warning and the parent is ready', () => {
     const report = run(baseCluster(), [route([{ name: 'nope', port: 80 }])], {
       conditions: ['Accepted']
