@@ -38,7 +38,8 @@ export interface PredictInput {
     complete: string[]
   }
   now: Date
-  settings: Pick<Settings, 'strict' | 'conditions'>
+  /** conditions: the required types; namespace: where manifests without one land (default 'default') */
+  settings: Pick<Settings, 'strict' | 'conditions' | 'namespace'>
   toolVersion: string
 }
 
@@ -204,7 +205,7 @@ const ATTENTION: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pendin
 
 export function predict(input: PredictInput): PredictReport {
   const cluster = input.cluster.map((d) => d.object)
-  const layered = overlay(cluster, input.manifests)
+  const layered = overlay(cluster, input.manifests, input.settings.namespace)
   const clusterOnly = index(overlay(cluster, []).objects, input.source.complete)
   const required = input.settings.conditions
   const calibration = calibrate(clusterOnly, required)

@@ -55,9 +55,9 @@ function objectKey(object: KubeObject): string {
   return `${groupOf(object)}\u0000${key(object.kind, object.metadata.namespace, object.metadata.name)}`
 }
 
-function withNamespace(object: KubeObject): KubeObject {
+function withNamespace(object: KubeObject, namespace: string): KubeObject {
   if (CLUSTER_SCOPED.has(object.kind) || object.metadata.namespace) return object
-  return { ...object, metadata: { ...object.metadata, namespace: 'default' } }
+  return { ...object, metadata: { ...object.metadata, namespace } }
 }
 
 function wellFormed(object: unknown): object is KubeObject {
@@ -153,7 +153,12 @@ export interface Overlay {
  * The manifests laid over the cluster objects. Documents predict does not read (a Deployment, a
  * ConfigMap, a list of unknown shape) are listed as ignored, never guessed at.
  */
-export function overlay(cluster: KubeObject[], manifests: ManifestDocument[]): Overlay {
+export function overlay(
+  cluster: KubeObject[],
+  manifests: ManifestDocument[],
+  /** where a namespaced manifest without metadata.namespace lands, as kubectl apply -n would put it */
+  namespace = 'default'
+): Overlay {
   const merged = new Map<string, KubeObject>()
   for (const object of cluster) if (wellFormed(object)) merged.set(objectKey(object), object)
   const routes: Overlay['routes'] = []
@@ -179,7 +184,7 @@ export function overlay(cluster: KubeObject[], manifests: ManifestDocument[]): O
       })
       continue
     }
-    const object = withNamespace(raw)
+    const object = withNamespace(raw, namespace)
     const k = objectKey(object)
     if (object.kind === 'Gateway' && !merged.has(k))
       newGateways.add(`${object.metadata.namespace ?? ''}/${object.metadata.name}`)

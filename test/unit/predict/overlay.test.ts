@@ -56,6 +56,10 @@ describe('predict: overlay', () => {
     const report = run(baseCluster(), [route])
     expect(report.routes[0]?.namespace).toBe('default')
     expect(onlyParent(report).parentRef.namespace).toBe('infra')
+    expect(
+      overlay([], [{ file: 'a.yaml', index: 1, line: 1, object: route }], 'shop').routes[0]?.route
+        .metadata.namespace
+    ).toBe('shop')
   })
 
   it('documents of kinds predict does not read are listed as ignored, with file and line', () => {
