@@ -121,7 +121,7 @@ function combine(verdicts: PredictVerdict[]): PredictVerdict {
   return verdicts.includes('unknown') ? 'unknown' : 'ready'
 }
 
-function note(prediction: ParentPrediction, route: RouteObject, run: Run): void {
+function note(prediction: ParentPrediction, run: Run): void {
   const ref = prediction.parentRef
   const gateway = `${ref.namespace}/${ref.name}`
   if (isGatewayRef(ref) && run.newGateways.has(gateway)) {
@@ -131,7 +131,7 @@ function note(prediction: ParentPrediction, route: RouteObject, run: Run): void 
   }
   if (prediction.controllerName === TRAEFIK && prediction.resolvedRefs?.status === 'True') {
     run.notes.add(
-      `Traefik writes ResolvedRefs=False (BackendNotFound) for a Service without EndpointSlices; the cluster source does not say whether the Services of ${route.kind} ${route.metadata.namespace}/${route.metadata.name} and others have ready endpoints.`
+      'Traefik writes ResolvedRefs=False (BackendNotFound) for a Service without EndpointSlices; the cluster source does not say whether the Services of its Routes have ready endpoints, so their ready is predicted from the Service alone.'
     )
   }
   for (const outcome of [prediction.parent, prediction.accepted, prediction.resolvedRefs]) {
@@ -150,7 +150,7 @@ function predictRoute(
 ): RouteResult<ReportVerdict> {
   const predictions = routeParentRefs(route).map((ref) => {
     const prediction = distrust(predictParent(route, ref, run.objects), run)
-    note(prediction, route, run)
+    note(prediction, run)
     return { prediction, verdict: verdictOf(prediction, run.required) }
   })
   const parents: ParentVerdict[] = predictions.map(({ prediction, verdict }) => ({
