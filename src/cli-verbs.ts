@@ -25,8 +25,12 @@ export interface Verb {
 }
 
 const MONITOR_ONLY = new Set(['fail-on', 'watch-duration', 'previous', 'state-out'])
+const DUMP_ONLY = new Set(['output-file'])
+// the monitor judges once (or watches for --watch-duration): it has no deadline to wait for
 const GATE_ONLY = new Set([
   'manifests',
+  'routes',
+  'timeout',
   'fail-fast',
   'heartbeat',
   'verify-traffic',
@@ -34,6 +38,7 @@ const GATE_ONLY = new Set([
   'expect-status',
   'traffic-ca',
   'traffic-skip-tls-verify',
+  'traffic-successes',
   'traffic-allowed-cidrs',
   'traffic-show-body'
 ])
@@ -48,7 +53,7 @@ export const VERBS: Verb[] = [
     ],
     command: 'gate',
     apply: false,
-    takes: (input) => !MONITOR_ONLY.has(input) && input !== 'dry-run'
+    takes: (input) => !MONITOR_ONLY.has(input) && !DUMP_ONLY.has(input) && input !== 'dry-run'
   },
   {
     name: 'apply',
@@ -56,7 +61,7 @@ export const VERBS: Verb[] = [
     usage: ['apply --manifests FILES [flags]'],
     command: 'gate',
     apply: true,
-    takes: (input) => !MONITOR_ONLY.has(input) && input !== 'from-file'
+    takes: (input) => !MONITOR_ONLY.has(input) && !DUMP_ONLY.has(input) && input !== 'from-file'
   },
   {
     name: 'monitor',
@@ -64,12 +69,12 @@ export const VERBS: Verb[] = [
     usage: ['monitor [-n NAMESPACE | -A] [--previous FILE] [--state-out FILE] [flags]'],
     command: 'monitor',
     apply: false,
-    takes: (input) => !GATE_ONLY.has(input) && input !== 'dry-run'
+    takes: (input) => !GATE_ONLY.has(input) && !DUMP_ONLY.has(input) && input !== 'dry-run'
   },
   {
     name: 'dump',
     summary: 'read-only: write the cluster objects predict needs (never Secrets) to a file',
-    usage: ['dump -o FILE|- [--kubeconfig FILE] [--context NAME]'],
+    usage: ['dump -o FILE|- [--kubeconfig PATH] [--context NAME]'],
     command: 'dump',
     apply: false,
     takes: (input) => ['output-file', 'kubeconfig', 'context'].includes(input),
@@ -203,6 +208,9 @@ function flagError(verb: Verb, error: unknown): InputError {
       `Flag ${option} belongs to route-gate ${owner.name}, not ${verb.name} (${help})`
     )
   }
+  if (INPUTS.some((i) => i.name === name && i.actionOnly === true)) {
+    return new InputError(`Flag ${option} is an input of the Action only (${help})`)
+  }
   // a one-letter flag is too short to guess from
   const near = option.startsWith('--')
     ? nearestNames(
@@ -224,9 +232,9 @@ function flagHelp(inputs: InputSpec[], renames: Record<string, string> = {}): st
   }
   return inputs
     .map((i) => {
-      const arg = BOOLEANS.has(i.name) ? '' : ' <value>'
+      const arg = BOOLEANS.has(i.name) ? '' : ` ${i.arg ?? 'VALUE'}`
       const dflt = i.default !== undefined ? ` (default: ${i.default})` : ''
-      return `  ${shortOf(i.name)}--${i.name}${arg}\n      ${i.description.replaceAll('`', '')}${dflt}`
+      return `  ${shortOf(i.name)}--${i.name}${arg}\n      ${(i.flag ?? i.description).replaceAll('`', '')}${dflt}`
     })
     .join('\n')
 }

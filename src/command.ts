@@ -39,6 +39,10 @@ async function connect(s: Settings): Promise<KubeClusterClient> {
   })
 }
 
+function anyNotFound(report: Report): boolean {
+  return report.routes.some((r) => r.problems?.some((p) => p.reason === 'RouteNotFound'))
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     if (argv.length === 0) {
@@ -87,6 +91,12 @@ export async function main(argv: string[]): Promise<number> {
     // stdout may be a workflow log: parts made safe one by one must not join into a command; what
     // traffic-show-body keeps goes to the report file alone
     process.stdout.write(neutralizeWorkflowCommands(render(publicReport(report))) + '\n')
+    if (!settings.applyManifests && settings.manifests.length > 0 && anyNotFound(report)) {
+      // check --manifests applied them before apply existed: say where that went
+      process.stderr.write(
+        'route-gate: check never writes to the cluster, so Routes only in --manifests are not found; route-gate apply creates them\n'
+      )
+    }
     return runExitCode(report, settings)
   } catch (error) {
     const code = exitCodeOf(error)

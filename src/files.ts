@@ -3,7 +3,7 @@
 // /dev/zero would never end, and a pull request can commit a symlink to either. Reads stop at a byte
 // cap the error names. Files written are private to the user. A path that cannot be used is the
 // user's input to fix (exit 2), not a failed gate.
-import { constants, statSync, type Stats } from 'node:fs'
+import { closeSync, constants, openSync, statSync, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from './errors.ts'
 
@@ -45,8 +45,8 @@ function tooLarge(label: string, maxBytes: number, size?: number): InputError {
 
 /**
  * Refuses, before another library reads it synchronously (a kubeconfig and the certificate files it
- * names), what is no regular file or is over `maxBytes`. Stat does not open the file: a FIFO does
- * not block it.
+ * names), what is no regular file, is over `maxBytes` or cannot be opened for reading. Stat comes
+ * first, so a FIFO is refused before anything opens it and waits for a writer.
  */
 export function checkRegularFile(file: string, label: string, maxBytes = MAX_FILE_BYTES): void {
   let info: Stats
@@ -56,6 +56,12 @@ export function checkRegularFile(file: string, label: string, maxBytes = MAX_FIL
     throw unreadable(error, label)
   }
   if (regularFile(info, label).size > maxBytes) throw tooLarge(label, maxBytes, info.size)
+  try {
+    // stat succeeds on a file its mode lets nobody but the owner read
+    closeSync(openSync(file, constants.O_RDONLY | constants.O_NONBLOCK))
+  } catch (error) {
+    throw unreadable(error, label)
+  }
 }
 
 /**

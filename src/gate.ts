@@ -50,9 +50,10 @@ export interface GateDeps {
 type Outcome = 'ready' | 'fail-fast' | 'missing-parent' | 'deadline'
 
 /**
- * fail-fast waits this long before a parentRef to a Gateway that does not exist counts as a failure:
- * manifests applied in one go land within a second or two, and a Gateway applied by another step
- * of the same deployment a little later must not fail a Route that only arrived first.
+ * fail-fast waits this long, from the moment the gate first sees a Route, before that Route's
+ * parentRef to a Gateway that does not exist counts as a failure: manifests applied in one go land
+ * within a second or two, and a Gateway applied by another step of the same deployment a little
+ * later must not fail a Route that only arrived first (or arrived late in the wait).
  */
 export const MISSING_PARENT_GRACE_MS = 10_000
 const MISSING_PARENT_POLL_MS = 5_000
@@ -135,6 +136,8 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   // far are not all there are, and "all ready" would be a guess.
   const unlisted = new Map(listTargets(scope))
   const failFast = new FailFast(cluster, verdicts, deps.log)
+  /** when the gate first saw each Route: the start of its grace for a missing Gateway */
+  const firstSeen = new Map<string, number>()
   const heartbeat = new Heartbeat(deadline)
   const beat = (always: boolean): void => {
     const expected = byName ? wanted.size : undefined
@@ -151,7 +154,13 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
     (stop) => {
       if (settings.failFast) {
         const look = (): void => {
-          void missingParents(cluster, verdicts).then((missing) => {
+          const graceOver = [...verdicts.byKey].filter(
+            ([key]) => deps.now() - (firstSeen.get(key) ?? Infinity) >= MISSING_PARENT_GRACE_MS
+          )
+          void missingParents(
+            cluster,
+            graceOver.map(([, verdict]) => verdict)
+          ).then((missing) => {
             if (!watching) return
             if (missing.length === 0) {
               missingCheck = setTimeout(look, MISSING_PARENT_POLL_MS)
@@ -166,9 +175,11 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
       const judge = (changed: RouteObject[]): void => {
         const fresh: RouteVerdict[] = []
         for (const route of changed) {
+          const key = routeKey(routeRef(route))
           const verdict = evaluateRoute(route, world, options)
-          verdicts.set(routeKey(routeRef(route)), verdict)
-          readyTimes.observe(routeKey(routeRef(route)), verdict.verdict, deps.now())
+          if (!firstSeen.has(key)) firstSeen.set(key, deps.now())
+          verdicts.set(key, verdict)
+          readyTimes.observe(key, verdict.verdict, deps.now())
           fresh.push(verdict)
         }
         for (const line of progress.update(fresh, deps.now())) deps.log(line)
@@ -574,8 +585,9 @@ async function degradedParents(
 }
 
 /** "Gateway infra/edge (parent of HTTPRoute shop/web)" for each parent the reads prove missing. */
-async function missingParents(cluster: ClusterClient, verdicts: VerdictTally): Promise<string[]> {
-  const waiting = [...verdicts.byKey.values()].filter((v) => v.verdict === 'pending')
+/** The parent Gateways of `judged` pending Routes that the gate's own read finds absent. */
+async function missingParents(cluster: ClusterClient, judged: RouteVerdict[]): Promise<string[]> {
+  const waiting = judged.filter((v) => v.verdict === 'pending')
   if (waiting.length === 0) return []
   const namespaces = new Set(waiting.flatMap((v) => v.parents.map((p) => p.parentRef.namespace)))
   // a read that fails proves nothing: look again later

@@ -37,7 +37,7 @@ export interface Settings {
   kubeconfig?: string
   /** the CLI's --kubeconfig: a path, as in kubectl */
   kubeconfigFile?: string
-  /** gate: server-side apply the manifests first (CLI apply, the Action's gate); else locate their Routes */
+  /** gate: server-side apply the manifests first (CLI apply, the Action's gate and apply); else locate their Routes */
   applyManifests: boolean
   context?: string
   dryRun: boolean
@@ -92,6 +92,10 @@ export interface InputSpec {
   cliOnly?: boolean
   /** an input of the Action only: no CLI flag */
   actionOnly?: boolean
+  /** the CLI help's text where the flag differs from the Action's input (a path, not content) */
+  flag?: string
+  /** the CLI help's name for the flag's value, as kubectl writes them (FILE, DURATION) */
+  arg?: string
 }
 
 /** The single list of inputs: action.yml, the CLI help and the README table are checked against it. */
@@ -99,24 +103,33 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'mode',
     description:
-      '`gate`: apply or locate Routes and wait until they are ready. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue.',
+      '`gate`: apply the `manifests` (as `route-gate apply`), or locate `routes`, `selector` or `namespace` (as `route-gate check`), and wait until every Route is ready. `check`: as gate, but never write to the cluster: locate the Routes the `manifests` name. `apply`: the same as gate. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue.',
     default: 'gate',
     actionOnly: true
   },
   {
     name: 'manifests',
     description:
-      'Files, directories or globs of manifests, one per line or comma-separated (`-` reads stdin). The Action and `apply` server-side apply them and gate their Routes; `check` gates the Routes they name and applies nothing.'
+      'Files, directories or globs of manifests, one per line or comma-separated (`-` reads stdin). The Action and `apply` server-side apply them and gate their Routes; `check` gates the Routes they name and applies nothing.',
+    flag: 'Files, directories or globs of manifests, repeatable or comma-separated (`-` reads stdin). `apply` server-side applies them (a dry-run of every document first), then gates their Routes; `check` gates the Routes they name and writes nothing.',
+    arg: 'FILES'
   },
   {
     name: 'routes',
     description:
-      'Routes to locate and gate, one per line or comma-separated: `kind/name` (in `namespace`) or `kind/namespace/name`, kind case-insensitive, e.g. `httproute/checkout`, `GRPCRoute/payments/api`.'
+      'Routes to locate and gate, one per line or comma-separated: `kind/name` (in `namespace`) or `kind/namespace/name`, kind case-insensitive, e.g. `httproute/checkout`, `GRPCRoute/payments/api`.',
+    flag: 'Routes to locate and gate, repeatable or comma-separated: `kind/name` (in --namespace) or `kind/namespace/name`, kind case-insensitive, e.g. `httproute/checkout`, `GRPCRoute/payments/api`.',
+    arg: 'KIND/NAME'
   },
-  { name: 'selector', description: 'Label selector: gate every Route in scope that matches it.' },
+  {
+    name: 'selector',
+    description: 'Label selector: gate every Route in scope that matches it.',
+    arg: 'SELECTOR'
+  },
   {
     name: 'namespace',
-    description: "Namespace of Routes given without one; default: the kubeconfig context's."
+    description: "Namespace of Routes given without one; default: the kubeconfig context's.",
+    arg: 'NAMESPACE'
   },
   {
     name: 'all-namespaces',
@@ -126,24 +139,28 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'kinds',
     description: 'Route kinds in scope, comma-separated.',
-    default: ROUTE_KINDS.join(',')
+    default: ROUTE_KINDS.join(','),
+    arg: 'KINDS'
   },
   {
     name: 'timeout',
     description:
       'How long to wait for every parent to be ready, e.g. `90s`, `5m`, `1h30m`. At the deadline pending parents fail.',
-    default: '5m'
+    default: '5m',
+    arg: 'DURATION'
   },
   {
     name: 'heartbeat',
     description:
       'Gate: while waiting, log one line this often (and on every change): how many Routes are ready, the parents that are not and why, and the time left.',
-    default: '30s'
+    default: '30s',
+    arg: 'DURATION'
   },
   {
     name: 'conditions',
     description: 'Conditions that must be True on every parent, comma-separated.',
-    default: DEFAULT_CONDITIONS.join(',')
+    default: DEFAULT_CONDITIONS.join(','),
+    arg: 'TYPES'
   },
   {
     name: 'fail-fast',
@@ -159,62 +176,78 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'kubeconfig',
     description:
-      'Action: kubeconfig content (a secret); CLI: a path to a kubeconfig file, as in kubectl. Credentials in it are masked. Default: KUBECONFIG, ~/.kube/config, in-cluster.'
+      'Action: kubeconfig content (a secret); CLI: a path to a kubeconfig file, as in kubectl. Credentials in it are masked. Default: KUBECONFIG, ~/.kube/config, in-cluster.',
+    flag: 'Path to the kubeconfig file to use, as in kubectl (that file alone); default: KUBECONFIG, ~/.kube/config, in-cluster.',
+    arg: 'PATH'
   },
-  { name: 'context', description: 'Kubeconfig context to use; default: its current context.' },
+  {
+    name: 'context',
+    description: 'Kubeconfig context to use; default: its current context.',
+    arg: 'NAME'
+  },
   {
     name: 'dry-run',
     description:
       'Server-side dry-run of the manifests only: validate them against the API server, apply and gate nothing.',
     default: 'false'
   },
-  { name: 'summary', description: 'Write the job summary.', default: 'true' },
+  { name: 'summary', description: 'Write the job summary.', default: 'true', actionOnly: true },
   {
     name: 'annotations',
     description: 'Write error annotations at the failing Routes (manifest file and line).',
-    default: 'true'
+    default: 'true',
+    actionOnly: true
   },
   {
     name: 'from-file',
     description:
-      'Snapshot mode: evaluate a saved dump (`kubectl get … -o yaml`) without a cluster and without waiting.',
-    cliOnly: true
+      'Snapshot mode: evaluate a saved dump (`route-gate dump`, or `kubectl get … -o yaml`) without a cluster and without waiting; `-` reads stdin.',
+    cliOnly: true,
+    arg: 'FILE'
   },
   {
     name: 'output-file',
     description: 'dump: where to write the dump (`-o FILE`; `-` for stdout).',
-    cliOnly: true
+    cliOnly: true,
+    arg: 'FILE'
   },
   {
     name: 'format',
-    description: 'Output format of the CLI (-o): text, json, yaml or markdown.',
+    description:
+      'Output format of the report on stdout: `text`, `json`, `yaml` or `markdown` (`--output` is the same flag; JSON and YAML follow docs/report.schema.json).',
     default: 'text',
-    cliOnly: true
+    cliOnly: true,
+    arg: 'FORMAT'
   },
   {
     name: 'report-file',
-    description: 'Write the whole JSON report to this path (the Action writes one to RUNNER_TEMP).'
+    description: 'Write the whole JSON report to this path (the Action writes one to RUNNER_TEMP).',
+    arg: 'FILE'
   },
   {
     name: 'fail-on',
     description:
       'Monitor: `degraded` fails the run when a Route went from ready to failed or pending since the previous run, `any` while any Route is not ready, `never` never.',
-    default: 'degraded'
+    default: 'degraded',
+    arg: 'WHEN'
   },
   {
     name: 'watch-duration',
     description:
-      'Monitor: keep watching this long (e.g. `10m`, a post-deploy soak), logging each degradation as it happens; with fail-on degraded (the default) the run fails if anything degraded.'
+      'Monitor: keep watching this long (e.g. `10m`, a post-deploy soak), logging each degradation as it happens; with fail-on degraded (the default) the run fails if anything degraded.',
+    arg: 'DURATION'
   },
   {
     name: 'previous',
     description: 'Monitor: a former report (or state file) to compare with.',
-    cliOnly: true
+    cliOnly: true,
+    arg: 'FILE'
   },
   {
     name: 'state-out',
     description: "Monitor: write this run's state here, for the next run's --previous.",
-    cliOnly: true
+    cliOnly: true,
+    arg: 'FILE'
   },
   {
     name: 'github-token',
@@ -252,17 +285,20 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'gateway-address',
     description:
-      "Verify-traffic: the IP or hostname to send requests to instead of the Gateway's `status.addresses` (for runners that reach the Gateway another way). Listener ports still apply."
+      "Verify-traffic: the IP or hostname to send requests to instead of the Gateway's `status.addresses` (for runners that reach the Gateway another way). Listener ports still apply.",
+    arg: 'ADDRESS'
   },
   {
     name: 'expect-status',
     description:
-      'Verify-traffic: the status codes the backends answer, e.g. `200-399` or `200,204,404`; other answers are not served.'
+      'Verify-traffic: the status codes the backends answer, e.g. `200-399` or `200,204,404`; other answers are not served.',
+    arg: 'CODES'
   },
   {
     name: 'traffic-ca',
     description:
-      'Verify-traffic: extra CA certificates (PEM content, or a path to a PEM file) trusted for HTTPS listeners beside the system ones.'
+      'Verify-traffic: extra CA certificates (PEM content, or a path to a PEM file) trusted for HTTPS listeners beside the system ones.',
+    arg: 'PEM'
   },
   {
     name: 'traffic-skip-tls-verify',
@@ -274,12 +310,14 @@ export const INPUTS: InputSpec[] = [
     name: 'traffic-successes',
     description:
       'Verify-traffic: how many rounds in a row every request of a parent must be answered by the Route before it counts as serving (Gateway API conformance uses 3).',
-    default: '3'
+    default: '3',
+    arg: 'N'
   },
   {
     name: 'traffic-allowed-cidrs',
     description:
-      "Verify-traffic: CIDRs (comma or newline separated, e.g. `10.0.0.0/8,fd00::/8`) a Gateway's `status.addresses` must fall in to be probed. Link-local, metadata-service, unspecified, broadcast and multicast addresses are never probed from status, whatever this says."
+      "Verify-traffic: CIDRs (comma or newline separated, e.g. `10.0.0.0/8,fd00::/8`) a Gateway's `status.addresses` must fall in to be probed. Link-local, metadata-service, unspecified, broadcast and multicast addresses are never probed from status, whatever this says.",
+    arg: 'CIDRS'
   },
   {
     name: 'traffic-show-body',
@@ -480,7 +518,7 @@ export function parseStatusRanges(text: string): StatusRange[] {
 }
 
 export interface EntryPoint {
-  /** gate: apply the manifests before gating them (default: true, as the Action does) */
+  /** gate: apply the manifests before gating them (default: as the Action's mode says, all but check) */
   apply?: boolean
   /** how the kubeconfig input is read: content (the Action, default) or a path (the CLI) */
   kubeconfig?: 'content' | 'path'
@@ -526,8 +564,13 @@ export function parseSettings(
       `Invalid cluster-name "${clusterName}": use 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit`
     )
   }
+  // the Action's mode names the CLI's verbs too: check never writes, apply is the gate as it always was
+  const mode =
+    command === undefined
+      ? parseEnum(value('mode'), 'mode', ['gate', 'check', 'apply', 'monitor'] as const)
+      : undefined
   const settings: Settings = {
-    command: command ?? parseEnum(value('mode'), 'mode', ['gate', 'monitor'] as const),
+    command: command ?? (mode === 'monitor' ? 'monitor' : 'gate'),
     manifests: splitList(value('manifests')),
     routes: splitList(value('routes')).map(parseRouteRef),
     selector: selectorText === undefined ? undefined : parseSelector(selectorText),
@@ -540,7 +583,7 @@ export function parseSettings(
     failFast: flag('fail-fast'),
     strict: flag('strict'),
     ...kubeconfigOf(read('kubeconfig'), entry.kubeconfig ?? 'content'),
-    applyManifests: entry.apply ?? true,
+    applyManifests: entry.apply ?? mode !== 'check',
     context: optional('context'),
     dryRun: flag('dry-run'),
     summary: flag('summary'),
@@ -600,6 +643,11 @@ function checkCombinations(s: Settings): void {
       )
     }
     return
+  }
+  if (s.dryRun && !s.applyManifests) {
+    throw new InputError(
+      'Invalid inputs: dry-run validates manifests for apply; check never writes to the cluster (use mode: apply)'
+    )
   }
   if (s.dryRun && s.manifests.length === 0) {
     throw new InputError('Invalid inputs: dry-run needs manifests to validate')

@@ -122,7 +122,10 @@ export async function runSnapshot(settings: Settings, cwd: string): Promise<Repo
   const explain = {
     // ages count from the dump's own newest timestamp: when it is read says nothing about the cluster
     ...(newestTimestamp(objects) ? { now: newestTimestamp(objects), clock: 'dump' as const } : {}),
-    routes: objects.filter(isRouteObject)
+    // the same namespace the judged Routes take, so no Route is mistaken for another (or for itself)
+    routes: objects
+      .filter(isRouteObject)
+      .map((r) => withNamespace(r, settings.namespace ?? 'default'))
   }
   const results = routes.map(({ route, doc }) => {
     const verdict = evaluateRoute(route, world, options)

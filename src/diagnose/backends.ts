@@ -22,6 +22,7 @@ import {
   servicePortsOf
 } from './world.ts'
 import { yamlScalar } from './yaml.ts'
+import type { ServicePort } from './world.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, RouteObject, World } from '../model/types.ts'
 import { arrayField, stringField } from '../model/unknown.ts'
@@ -323,7 +324,13 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
   const service = findService(world, ref.namespace, ref.name)
   if (!service) {
     const existing = namesIn(world.services, ref.namespace)
-    const nearest = nearestNames(ref.name, existing)
+    // a Service without the referenced port would only trade BackendNotFound for another failure
+    const withPort = world.services.filter(
+      (s) =>
+        s.metadata.namespace === ref.namespace &&
+        (ref.port === undefined || servicePortsOf(s).some((p) => p.port === ref.port))
+    )
+    const nearest = nearestNames(ref.name, namesIn(withPort))
     evidence.push(
       `${ref.where} refers to Service ${ref.namespace}/${ref.name}, which does not exist.`
     )
@@ -336,7 +343,7 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
       title: `${ref.where}: Service ${ref.namespace}/${ref.name} does not exist`,
       remedies: [
         nearest.length > 0
-          ? `point ${ref.where} at ${oneOf(nearest)} (the nearest existing Service in ${ref.namespace}) or create Service ${ref.namespace}/${ref.name}`
+          ? `point ${ref.where} at ${oneOf(nearest)} (the nearest existing Service in ${ref.namespace}${ref.port === undefined ? '' : ` with port ${ref.port}`}) or create Service ${ref.namespace}/${ref.name}`
           : `create Service ${ref.namespace}/${ref.name} or correct the name in ${ref.where}`
       ]
     }
@@ -373,12 +380,18 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
         `${ref.port} is the targetPort of Service port ${target.port}; a backendRef takes the Service port.`
       )
     return {
-      title: `${ref.where}: Service ${ref.namespace}/${ref.name} has no port ${ref.port}`,
+      title: `${ref.where}: Service ${ref.namespace}/${ref.name} has no port ${ref.port} (ports: ${ports.map(portLabel).join(', ')})`,
       remedies: [`set port on ${ref.where} to ${target ? target.port : `one of ${described}`}`]
     }
   }
   evidence.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port}.`)
   return { remedies: [] }
+}
+
+/** "80/http", "8080/grpc (appProtocol kubernetes.io/h2c)": the appProtocol decides what a controller sends. */
+function portLabel(port: ServicePort): string {
+  const named = port.name ? `${port.port}/${port.name}` : String(port.port)
+  return port.appProtocol ? `${named} (appProtocol ${port.appProtocol})` : named
 }
 
 const CORE_BACKEND = 'a core Service (group "", kind Service)'

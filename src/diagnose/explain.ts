@@ -22,7 +22,7 @@ import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
 import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
 import { explainTerminating } from './terminating.ts'
-import { unique } from './text.ts'
+import { listing, unique, uniqueSentences } from './text.ts'
 import type {
   Finding,
   ParentResult,
@@ -99,7 +99,9 @@ function explainParent(
   parent: ParentVerdict,
   base: Omit<DiagnosisContext, 'finding'>
 ): ParentResult {
-  const problems = parent.findings.map((finding) => toProblem({ ...base, parent, finding }))
+  const problems = sayOnce(
+    parent.findings.map((finding) => toProblem({ ...base, parent, finding }))
+  )
   const health = parentHealth(parent.parentRef, base.world)
   const first = problems[0]
   if (first) {
@@ -123,6 +125,29 @@ function explainParent(
     problems,
     ...(parent.verdict === 'ready' ? {} : { chain: parentChain(base.route, parent, base.world) })
   }
+}
+
+/**
+ * One problem per remediation on a parent: two findings with the same fix (two stale conditions) are
+ * one problem whose title names both conditions and whose evidence holds both.
+ */
+function sayOnce(problems: Problem[]): Problem[] {
+  const kept = new Map<Problem, string[]>()
+  for (const problem of problems) {
+    const same = [...kept.keys()].find((k) => k.remediation === problem.remediation)
+    if (!same) {
+      kept.set(problem, problem.condition ? [problem.condition] : [])
+      continue
+    }
+    if (problem.condition) kept.get(same)?.push(problem.condition)
+    const evidence = unique([...(same.evidence ?? []), ...(problem.evidence ?? [])])
+    if (evidence.length > 0) same.evidence = evidence
+  }
+  for (const [problem, conditions] of kept) {
+    const named = unique(conditions)
+    if (named.length > 1) problem.title = `${problem.title} (${listing(named)})`
+  }
+  return [...kept.keys()]
 }
 
 function gather(gatherer: Gatherer | undefined, context: DiagnosisContext): Diagnosis {
@@ -157,7 +182,9 @@ function toProblem(context: DiagnosisContext): Problem {
     )
   }
   const remediation =
-    [diagnosis.remediation, custom?.fix].filter((r) => r !== undefined).join(' ') ||
+    uniqueSentences(
+      [diagnosis.remediation, custom?.fix].filter((r) => r !== undefined).join(' ')
+    ) ||
     entry?.remediation ||
     genericFix(finding, controllerName, controller?.docs, context)
   const problem: Problem = {

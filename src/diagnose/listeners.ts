@@ -12,6 +12,8 @@ import {
   takesKind
 } from './listener-selection.ts'
 import { nearestNames, oneOf } from './nearest.ts'
+import { describeRefusals, listenerRefusal } from './refused-listeners.ts'
+import type { Refusal } from './refused-listeners.ts'
 import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
 import { checkSelector, describeSelector } from './selectors.ts'
@@ -140,6 +142,30 @@ function gatewayListeners(context: DiagnosisContext):
   return { ref, gateway: found.gateway, label, all, selected: selectListeners(all, ref) }
 }
 
+/** The selected listeners the controller refused, with its condition and the fix for its reason. */
+function refusalsOf(
+  listeners: Listener[],
+  gateway: KubeObject,
+  context: DiagnosisContext
+): Refusal[] {
+  const statuses = listenerStatusesOf(gateway)
+  const controllerName =
+    context.finding.controllerName ?? context.parent?.controllerName ?? undefined
+  return listeners.flatMap((l) => {
+    const refusal = listenerRefusal(
+      l,
+      statuses.find((s) => s.name === l.name),
+      context.route.kind,
+      controllerName
+    )
+    return refusal ? [refusal] : []
+  })
+}
+
+function plural(items: unknown[], one: string, many: string): string {
+  return items.length > 1 ? many : one
+}
+
 /** A parentRef's port narrows sectionName too: moving to a listener on another port moves the port. */
 function portToo(ref: ParentRef, listener: Listener | undefined): string {
   if (ref.port === undefined || listener?.port === ref.port) return ''
@@ -167,7 +193,9 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const evidence = admissions.flatMap((a) => a.why)
   if (admissions.some((a) => a.namespace === 'unknown'))
     evidence.push(...blindSpots(world, 'namespaces'))
-  const remedies: string[] = []
+  const refusals = refusalsOf(selected, gateway, context)
+  const refused = new Set(refusals.map((r) => r.listener.name))
+  const remedies: string[] = unique(refusals.map((r) => r.fix))
   let fix: string | undefined
 
   const relabel = admissions.filter(
@@ -206,7 +234,8 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
       ''
     ].join('\n')
   }
-  for (const a of admissions.filter((x) => x.kind === 'refused')) {
+  // a refused listener's own condition explains its supportedKinds: no "use another controller"
+  for (const a of admissions.filter((x) => x.kind === 'refused' && !refused.has(x.listener.name))) {
     const protocolSupports = protocolKinds(a.listener.protocol)?.includes(route.kind) ?? false
     // the spec's kinds admit the Route: the refusal is the controller's supportedKinds
     const specAdmits = specKinds(a.listener)?.includes(route.kind) ?? true
@@ -230,11 +259,23 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
       `By their spec, the selected listeners (${listing(selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
     )
   }
-  const refusing = admissions.filter((a) => !admits(a)).map((a) => a.listener.name)
+  const refusing = admissions
+    .filter((a) => !admits(a) && !refused.has(a.listener.name))
+    .map((a) => a.listener.name)
+  const notAdmitting =
+    refusing.length > 0
+      ? `${plural(refusing, 'listener', 'listeners')} ${listing(refusing)} ${refusing.length > 1 ? 'do' : 'does'} not allow this ${route.kind} from namespace ${routeNamespace}`
+      : undefined
+  const controllerName =
+    context.finding.controllerName ?? context.parent?.controllerName ?? undefined
+  const causes = [
+    refusals.length > 0 ? describeRefusals(refusals, controllerName) : undefined,
+    notAdmitting
+  ].filter((c) => c !== undefined)
   const diagnosis: Diagnosis = {
     title:
-      refusing.length > 0
-        ? `${name}: listener ${listing(refusing)} does not allow this ${route.kind} from namespace ${routeNamespace}`
+      causes.length > 0
+        ? `${name}: ${causes.join('; and ')}`
         : `${name} does not allow this ${route.kind}`,
     evidence
   }
@@ -369,6 +410,17 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
       ? `${name} has no listeners.`
       : `${name} has listeners: ${listing(all.map(describeListener))}.`
   ]
+  // the parentRef names a listener that exists, which its controller refused: that is the cause
+  const refusals = refusalsOf(found.selected, found.gateway, context)
+  if (refusals.length > 0) {
+    const controllerName =
+      context.finding.controllerName ?? context.parent?.controllerName ?? undefined
+    return {
+      title: `${name}: ${describeRefusals(refusals, controllerName)}`,
+      remediation: `${capitalize(unique(refusals.map((r) => r.fix)).join('; and '))}.`,
+      evidence
+    }
+  }
   const remedies: string[] = []
   const byName =
     ref.sectionName === undefined ? undefined : all.find((l) => l.name === ref.sectionName)
@@ -402,7 +454,7 @@ export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
     title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of ${name}`,
     evidence
   }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
   return diagnosis
 }
 
@@ -448,6 +500,6 @@ function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
     title: `The parentRef matches no port of Service ${name}`,
     evidence
   }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
   return diagnosis
 }

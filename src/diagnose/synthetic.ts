@@ -91,7 +91,8 @@ function currentElsewhere(
   const { route } = context
   for (const other of context.routes ?? []) {
     const { generation, namespace, name } = other.metadata
-    if (generation === undefined) continue
+    // a Route is never evidence for itself, nor one whose namespace is unknown and could be it
+    if (generation === undefined || other === route || namespace === undefined) continue
     if (
       other.kind === route.kind &&
       namespace === route.metadata.namespace &&

@@ -41,3 +41,8 @@ export function listing(items: string[]): string {
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/** A remediation with each sentence once: a gatherer's fix and a catalog's can say the same thing. */
+export function uniqueSentences(text: string): string {
+  return unique(text.split(/(?<=[.!?])\s+(?=[A-Z])/)).join(' ')
+}

@@ -8,7 +8,10 @@ import { stripControl, truncate } from '../report/escape.ts'
 import type { ProbeAnswer, Problem, ProbeResult } from '../model/types.ts'
 import type { ParentPlan } from './plan.ts'
 
-/** What any reader may see of an answer; a location loses its query, which may carry a token. */
+/**
+ * What any reader may see of an answer; a location loses its query and fragment and any user:password,
+ * which may carry a token.
+ */
 const SAFE_HEADERS = ['content-type', 'content-length', 'server', 'via', 'location']
 /** Masked even in the report file: they carry sessions and credentials. */
 const SECRET_HEADERS = new Set([
@@ -31,7 +34,7 @@ export function reportAnswer(
   for (const name of SAFE_HEADERS) {
     const value = answer.headers[name]
     if (value === undefined) continue
-    headers[name] = clean(name === 'location' ? withoutQuery(value) : value, HEADER_CHARS)
+    headers[name] = clean(name === 'location' ? withoutSecrets(value) : value, HEADER_CHARS)
   }
   const excerpt = showBody ? clean(answer.body, EXCERPT_CHARS) : ''
   const allHeaders = showBody
@@ -57,8 +60,8 @@ export function reportAnswer(
   }
 }
 
-function withoutQuery(location: string): string {
-  return location.replace(/[?#].*$/s, '')
+function withoutSecrets(location: string): string {
+  return location.replace(/[?#].*$/s, '').replace(/^((?:[a-z][a-z\d+.-]*:)?\/\/)[^/]*@/i, '$1')
 }
 
 function clean(text: string, max: number): string {

@@ -69,12 +69,15 @@ async function guardedAddress(request: ProbeRequest, options: SendOptions): Prom
   if (isLiteral(request.address))
     return judgeAddress(request.address, request.origin, options.policy)
   const named = refusedName(request.address)
-  if (named !== undefined) return { allowed: false, why: named }
+  if (named !== undefined) return { allowed: false, why: named, what: 'a cloud metadata service' }
   const { address } = await (options.lookup ?? dnsLookup)(request.address)
   const decision = judgeAddress(address, request.origin, options.policy)
   return decision.allowed
     ? decision
-    : { allowed: false, why: `${request.address} resolves to ${decision.why}` }
+    : {
+        ...decision,
+        why: `${request.address} resolves to ${address}, which is ${decision.what}`
+      }
 }
 
 function send(
@@ -105,6 +108,7 @@ function send(
         'user-agent': `route-gate/${TOOL_VERSION} (traffic verification)`,
         accept: '*/*'
       },
+      // a fresh agent: no reused connection, and no proxy that NODE_USE_ENV_PROXY gives the global one
       agent: false as const
     }
     let req: http.ClientRequest

@@ -8,7 +8,13 @@ import { BlockList, isIP } from 'node:net'
 /** Who chose the address: a Gateway's status, or the workflow through gateway-address. */
 export type AddressOrigin = 'status' | 'input'
 
-export type GuardDecision = { allowed: true; ip: string } | { allowed: false; why: string }
+/** A refusal says why in a sentence, and what the address is (for "NAME resolves to IP, which is …"). */
+export type GuardDecision =
+  { allowed: true; ip: string } | { allowed: false; why: string; what: string }
+
+function refuse(ip: string, what: string): GuardDecision {
+  return { allowed: false, why: `${ip} is ${what}`, what }
+}
 
 /** Names of cloud metadata services: refused before they are resolved, whoever chose them. */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.azure.internal'])
@@ -97,23 +103,25 @@ export function judgeAddress(
 ): GuardDecision {
   const address = plainAddress(ip)
   const version = isIP(address)
-  if (version === 0) return { allowed: false, why: `${ip} is not an IP address` }
+  if (version === 0) return refuse(ip, 'not an IP address')
   const family: Family = version === 4 ? 'ipv4' : 'ipv6'
-  if (METADATA_ADDRESSES.check(address, family)) {
-    return { allowed: false, why: `${ip} is a cloud metadata service address` }
+  // an IPv6 address that carries an IPv4 one reaches it through a translator: judged as both
+  const forms: [string, Family][] = [[address, family]]
+  const carried = family === 'ipv6' ? carriedIpv4(address) : undefined
+  if (carried !== undefined) forms.push([carried, 'ipv4'])
+  const inList = (list: BlockList): boolean => forms.some(([a, f]) => list.check(a, f))
+  if (inList(METADATA_ADDRESSES)) {
+    return refuse(ip, 'a cloud metadata service address')
   }
   if (origin === 'input') return { allowed: true, ip: address }
-  const refused = REFUSED_RANGES.find((r) => r.list.check(address, family))
-  if (refused) return { allowed: false, why: `${ip} is ${refused.what} address` }
+  const refused = REFUSED_RANGES.find((r) => inList(r.list))
+  if (refused) return refuse(ip, `${refused.what} address`)
   const allowed = policy.allowedCidrs
   if (
     allowed.length > 0 &&
-    !allowed.some((c) => c.family === family && c.list.check(address, family))
+    !allowed.some((c) => forms.some(([a, f]) => c.family === f && c.list.check(a, f)))
   ) {
-    return {
-      allowed: false,
-      why: `${ip} is outside traffic-allowed-cidrs (${allowed.map((c) => c.text).join(', ')})`
-    }
+    return refuse(ip, `outside traffic-allowed-cidrs (${allowed.map((c) => c.text).join(', ')})`)
   }
   return { allowed: true, ip: address }
 }
@@ -144,7 +152,22 @@ function plainAddress(ip: string): string {
   if (dotted !== undefined) return dotted
   const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare)
   if (hex?.[1] === undefined || hex[2] === undefined) return bare
-  const hi = parseInt(hex[1], 16)
-  const lo = parseInt(hex[2], 16)
+  return dottedQuad(hex[1], hex[2])
+}
+
+/**
+ * The IPv4 address that an IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) or NAT64
+ * (64:ff9b::a.b.c.d, RFC 6052) address carries, in any spelling. ::1 and :: carry none.
+ */
+function carriedIpv4(ipv6: string): string | undefined {
+  // the URL parser writes an IPv6 address in its one canonical, compressed, hexadecimal form
+  const canonical = new URL(`http://[${ipv6}]`).hostname
+  const tail = /^\[(?:::|::ffff:0:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical)
+  return tail?.[1] === undefined || tail[2] === undefined ? undefined : dottedQuad(tail[1], tail[2])
+}
+
+function dottedQuad(high: string, low: string): string {
+  const hi = parseInt(high, 16)
+  const lo = parseInt(low, 16)
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
 }

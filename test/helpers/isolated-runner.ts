@@ -57,8 +57,12 @@ export async function startIsolatedRunner(
   addresses: string[],
   port: number,
   apiServer: string,
-  /** answer every DNS lookup inside with NXDOMAIN (ip netns exec mounts /etc/netns/NAME/resolv.conf) */
-  options: { nxdomain?: boolean } = {}
+  options: {
+    /** answer every DNS lookup inside with NXDOMAIN (ip netns exec mounts /etc/netns/NAME/resolv.conf) */
+    nxdomain?: boolean
+    /** names the bundle inside resolves, from its own /etc/hosts (no DNS server is asked for them) */
+    hosts?: Record<string, string>
+  } = {}
 ): Promise<IsolatedRunner> {
   const id = createHash('sha256')
     .update(`${clusterDir}${Date.now()}${Math.random()}`)
@@ -91,8 +95,14 @@ export async function startIsolatedRunner(
     for (const address of addresses) ip('-n', netns, 'addr', 'add', `${address}/32`, 'dev', 'lo')
     await new Promise<void>((resolve) => hostSide.listen(socketPath, resolve))
     const exec = ['netns', 'exec', netns, process.execPath]
+    await mkdir(etc, { recursive: true })
+    if (options.hosts !== undefined) {
+      const lines = Object.entries({ localhost: '127.0.0.1', ...options.hosts }).map(
+        ([name, address]) => `${address} ${name}\n`
+      )
+      await writeFile(path.join(etc, 'hosts'), lines.join(''))
+    }
     if (options.nxdomain === true) {
-      await mkdir(etc, { recursive: true })
       await writeFile(path.join(etc, 'resolv.conf'), 'nameserver 127.0.0.1\n')
       children.push(await started([...exec, NXDOMAIN, '127.0.0.1'], 'NXDOMAIN DNS server'))
     }

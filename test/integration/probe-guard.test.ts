@@ -30,6 +30,9 @@ const METADATA = '169.254.169.254'
 const LINK_LOCAL = '169.254.10.10'
 const OTHER = '198.51.100.7'
 const SECRET = '{"Code":"Success","AccessKeyId":"AKIA-ROUTE-GATE-TEST"}'
+// ordinary names that the runner's own /etc/hosts maps onto the refused addresses (no DNS is asked)
+const NAMED_METADATA = 'imds.route-gate.test'
+const NAMED_LINK_LOCAL = 'edge.route-gate.test'
 
 let runner: IsolatedRunner | undefined
 beforeAll(async () => {
@@ -37,7 +40,11 @@ beforeAll(async () => {
     clusterDir,
     [METADATA, LINK_LOCAL, OTHER],
     80,
-    clusterEnv().apiServer
+    clusterEnv().apiServer,
+    {
+      nxdomain: true,
+      hosts: { [NAMED_METADATA]: METADATA, [NAMED_LINK_LOCAL]: LINK_LOCAL }
+    }
   )
   for (const server of runner.servers.values()) {
     // a metadata service's answer on the path the Route claims; 404 for anything else
@@ -169,6 +176,28 @@ describe('verify-traffic target guard, from an isolated runner', () => {
     expect(second.code, logOf(second)).toBe(1)
     expect(second.summary).toContain('metadata.google.internal is a cloud metadata service')
     expect(requestsTo(LINK_LOCAL) + requestsTo(METADATA)).toBe(before)
+  })
+
+  it('never probes a Hostname from status that resolves to a metadata or link-local address', async () => {
+    // the names pass the name check; only the IP they resolve to inside the runner refuses them
+    const toMetadata = await announcing({ type: 'Hostname', value: NAMED_METADATA })
+    const toLinkLocal = await announcing({ type: 'Hostname', value: NAMED_LINK_LOCAL })
+    const before = requestsTo(LINK_LOCAL) + requestsTo(METADATA)
+    const first = await gateInside(toMetadata)
+    expect(first.code, logOf(first) + first.stderr).toBe(1)
+    expect(first.summary).toContain(
+      `${NAMED_METADATA} resolves to ${METADATA}, which is a cloud metadata service address`
+    )
+    const second = await gateInside(toLinkLocal)
+    expect(second.code, logOf(second) + second.stderr).toBe(1)
+    expect(second.summary).toContain(
+      `${NAMED_LINK_LOCAL} resolves to ${LINK_LOCAL}, which is a link-local address`
+    )
+    expect(requestsTo(LINK_LOCAL) + requestsTo(METADATA)).toBe(before)
+    // the control: the owner's gateway-address by that name is looked up the same way and reached
+    const chosen = await gateInside(toLinkLocal, { 'gateway-address': NAMED_LINK_LOCAL })
+    expect(chosen.code, logOf(chosen) + chosen.stderr).toBe(0)
+    expect(requestsTo(LINK_LOCAL)).toBeGreaterThan(before)
   })
 
   it('probes an address the workflow gives, and shows no body outside the report file', async () => {

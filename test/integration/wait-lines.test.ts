@@ -94,20 +94,7 @@ describe('fail-fast and a parent Gateway that does not exist', () => {
     await routeOn(ns, gateway)
     timers.push(
       setTimeout(() => {
-        void applyYaml(
-          `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata:
-  name: edge
-spec:
-  gatewayClassName: ${clusterEnv().otherGateway.gatewayClass}
-  listeners:
-  - name: http
-    port: 80
-    protocol: HTTP
-`,
-          ns
-        )
+        void applyYaml(gatewayYaml('edge'), ns)
       }, 3000)
     )
     let marked: Promise<unknown> | undefined
@@ -125,4 +112,55 @@ spec:
     expect(result.code, logOf(result)).toBe(0)
     expect(logOf(result)).not.toContain('does not exist')
   })
+
+  it("counts the grace from when the gate first sees the Route, not from the wait's start", async () => {
+    const ns = await testNamespace('lateroute')
+    const gateway = { namespace: ns, name: 'edge' }
+    await createService(ns, 'web', [{ port: 8080 }])
+    const waiting = `waiting on HTTPRoute ${ns}/web → ${ns}/edge (no status yet)`
+    const steps: Promise<unknown>[] = []
+    let step = 0
+    const result = await gate(
+      { routes: `httproute/${ns}/web`, timeout: '90s', 'fail-fast': 'true', heartbeat: '1s' },
+      undefined,
+      (log) => {
+        const beats = (text: string): number => log.split(text).length - 1
+        // 6 beats into the wait the Route arrives; 6 beats after the gate saw it, its Gateway: past
+        // 10 s of the wait, within 10 s of the Route
+        if (step === 0 && beats('1 not found yet') >= 6) {
+          step = 1
+          steps.push(
+            applyYaml(
+              httpRouteYaml({ name: 'web', gateway, hostname: testHostname(ns), backend: 'web' }),
+              ns
+            )
+          )
+        } else if (step === 1 && beats(waiting) >= 6) {
+          step = 2
+          steps.push(applyYaml(gatewayYaml('edge'), ns))
+        } else if (step === 2 && beats(waiting) >= 20) {
+          step = 3
+          steps.push(markReady(ns, gateway))
+        }
+      }
+    )
+    await Promise.all(steps)
+    expect(step, logOf(result)).toBe(3)
+    expect(result.code, logOf(result)).toBe(0)
+    expect(logOf(result)).not.toContain('does not exist')
+  })
 })
+
+function gatewayYaml(name: string): string {
+  return `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: ${name}
+spec:
+  gatewayClassName: ${clusterEnv().otherGateway.gatewayClass}
+  listeners:
+  - name: http
+    port: 80
+    protocol: HTTP
+`
+}

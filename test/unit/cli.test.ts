@@ -139,23 +139,39 @@ describe('usage and errors', () => {
     expect(stdout).toContain('Exit codes: 0 ready, 1 not ready')
   })
 
-  const CHECK = { has: ['manifests', 'from-file', 'fail-fast'], lacks: ['dry-run', 'previous'] }
-  const APPLY = { has: ['manifests', 'dry-run'], lacks: ['from-file', 'previous'] }
-  const MONITOR = { has: ['previous', 'fail-on'], lacks: ['manifests', 'verify-traffic'] }
+  // each with the line its kubectl-style short flags appear on
+  const KUBECTL = /-n, --namespace NAMESPACE[\s\S]*-o, --format FORMAT/
+  const CHECK = {
+    has: ['manifests', 'from-file', 'fail-fast'],
+    lacks: ['dry-run', 'previous'],
+    shorts: KUBECTL
+  }
+  const APPLY = { has: ['manifests', 'dry-run'], lacks: ['from-file', 'previous'], shorts: KUBECTL }
+  const MONITOR = {
+    has: ['previous', 'fail-on'],
+    lacks: ['manifests', 'verify-traffic'],
+    shorts: KUBECTL
+  }
+  const DUMP = {
+    has: ['output-file', 'kubeconfig'],
+    lacks: ['manifests', 'format', 'timeout'],
+    shorts: /-o, --output-file FILE/
+  }
   it.each([
     [['check', '--help'], 'check', CHECK],
     [['check', '-h'], 'check', CHECK],
     [['help', 'check'], 'check', CHECK],
     [['apply', '--help'], 'apply', APPLY],
     [['help', 'apply'], 'apply', APPLY],
-    [['monitor', '--help'], 'monitor', MONITOR]
+    [['monitor', '--help'], 'monitor', MONITOR],
+    [['help', 'dump'], 'dump', DUMP]
   ])('%j prints that command’s flags only, exit 0', async (args, verb, flags) => {
     const { code, stdout } = await runCli(args)
     expect(code).toBe(0)
     expect(stdout.split('\n')[0]).toMatch(new RegExp(`^route-gate ${verb}: `))
     const listed = [...stdout.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1])
-    expect(stdout).toContain('-n, --namespace')
-    expect(stdout).toContain('-o, --format')
+    expect(stdout).toContain('--kubeconfig PATH')
+    expect(stdout).toMatch(flags.shorts)
     expect(listed).toEqual(expect.arrayContaining(flags.has))
     for (const flag of flags.lacks) expect(listed).not.toContain(flag)
   })
@@ -230,6 +246,18 @@ describe('usage and errors', () => {
       'route-gate: Invalid kubeconfig "/nonexistent/kubeconfig": no such file'
     ],
     [
+      ['apply', '--manifests', 'a.yaml', '--kubeconfig', 'examples'],
+      'route-gate: Invalid kubeconfig "examples": a directory, not a regular file'
+    ],
+    [
+      ['dump', '-o', '-', '--kubeconfig', '/dev/null'],
+      'route-gate: Invalid kubeconfig "/dev/null": a character device, not a regular file'
+    ],
+    [
+      ['check', '--comment'],
+      'route-gate: Flag --comment is an input of the Action only (see route-gate check --help)'
+    ],
+    [
       ['check', '--routes', 'httproute/web', '--timeout', '5 minutes'],
       'route-gate: Invalid timeout "5 minutes": use a duration like 90s, 5m or 1h'
     ],
@@ -251,6 +279,52 @@ describe('usage and errors', () => {
     expect(code).toBe(2)
     expect(stderr).toMatch(/^route-gate: Invalid report-file ".*": cannot write it \(ENOENT\)/s)
     expect(stderr.split('\n').filter((line) => /^\s*::/.test(line))).toEqual([])
+  })
+
+  it('--kubeconfig is a path (relative to the working directory): its server is the one tried, exit 3', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kubeconfig-path-'))
+    const { writeFile } = await import('node:fs/promises')
+    // a closed port on this host: the fast failure at first contact answers, not the timeout
+    await writeFile(
+      path.join(dir, 'config'),
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]',
+        'contexts: [{name: from-the-path, context: {cluster: c, user: u}}]',
+        'current-context: from-the-path',
+        'users: [{name: u, user: {token: not-a-secret}}]'
+      ].join('\n')
+    )
+    const { code, stdout, stderr } = await runCli(
+      ['check', '-n', 'default', '--kubeconfig', 'config', '--timeout', '5m'],
+      { cwd: dir, env: { KUBECONFIG: '/nonexistent/other' } }
+    )
+    expect(code).toBe(3)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(
+      /^route-gate: cannot reach https:\/\/127\.0\.0\.1:1 \(context from-the-path\)/
+    )
+  })
+
+  it('a kubeconfig the user may not read is exit 2 naming it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kubeconfig-mode-'))
+    const { chmod, writeFile } = await import('node:fs/promises')
+    await chmod(dir, 0o755)
+    const file = path.join(dir, 'config')
+    await writeFile(file, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 })
+    await chmod(file, 0o000)
+    // root reads any file: run the CLI as nobody then, who may not read a root-owned 0000 file
+    const prefix =
+      process.getuid?.() === 0
+        ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+        : []
+    const { code, stderr } = await runCli(
+      ['check', '--routes', 'httproute/web', '--kubeconfig', file],
+      { prefix, cwd: os.tmpdir() }
+    )
+    expect(stderr).toBe(`route-gate: Invalid kubeconfig "${file}": cannot read it (EACCES)\n`)
+    expect(code).toBe(2)
   })
 
   it('refuses the silent localhost:8080 fallback with exit 3', async () => {

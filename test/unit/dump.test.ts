@@ -120,6 +120,6 @@ describe('route-gate dump flags', () => {
 
   it('lists -o as its short form in its help', () => {
     const parsed = parseCommandLine(['dump', '--help'])
-    expect('help' in parsed && parsed.help).toMatch(/-o, --output-file <value>/)
+    expect('help' in parsed && parsed.help).toMatch(/-o, --output-file FILE/)
   })
 })

@@ -162,6 +162,43 @@ describe('parseSettings', () => {
   })
 })
 
+describe("the Action's mode names the CLI's verbs", () => {
+  const actionSettings = (values: Record<string, string>) =>
+    parseSettings((name) => ({ manifests: 'app.yaml', ...values })[name])
+
+  it('gate (the default) and apply server-side apply the manifests; check only locates them', () => {
+    expect(actionSettings({})).toMatchObject({ command: 'gate', applyManifests: true })
+    expect(actionSettings({ mode: 'gate' })).toMatchObject({
+      command: 'gate',
+      applyManifests: true
+    })
+    expect(actionSettings({ mode: 'apply' })).toMatchObject({
+      command: 'gate',
+      applyManifests: true
+    })
+    expect(actionSettings({ mode: 'check' })).toMatchObject({
+      command: 'gate',
+      applyManifests: false,
+      manifests: ['app.yaml']
+    })
+    expect(
+      parseSettings((name) => ({ mode: 'monitor', 'all-namespaces': 'true' })[name])
+    ).toMatchObject({
+      command: 'monitor'
+    })
+  })
+
+  it('refuses dry-run with check, which never writes, and a mode it does not know', () => {
+    expect(errorOf(() => actionSettings({ mode: 'check', 'dry-run': 'true' }))).toBe(
+      'Invalid inputs: dry-run validates manifests for apply; check never writes to the cluster (use mode: apply)'
+    )
+    expect(actionSettings({ mode: 'apply', 'dry-run': 'true' }).dryRun).toBe(true)
+    expect(errorOf(() => actionSettings({ mode: 'deploy' }))).toBe(
+      'Invalid mode "deploy": use one of gate, check, apply, monitor'
+    )
+  })
+})
+
 describe('action.yml', () => {
   const action = parse(readFileSync('action.yml', 'utf8')) as {
     inputs: Record<string, { description: string; default?: string }>

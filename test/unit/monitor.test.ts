@@ -286,7 +286,7 @@ describe('monitor inputs', () => {
     )
     expect(error({ 'cluster-name': 'prod eu' })).toMatch(/^Invalid cluster-name "prod eu"/)
     expect(() => parseSettings((name) => ({ mode: 'watch' })[name])).toThrow(
-      new InputError('Invalid mode "watch": use one of gate, monitor')
+      new InputError('Invalid mode "watch": use one of gate, check, apply, monitor')
     )
     expect(error({ manifests: 'deploy/', routes: 'httproute/web' })).toMatch(
       /^Invalid inputs: manifests, routes belong to the gate/

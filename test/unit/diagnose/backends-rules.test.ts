@@ -417,7 +417,7 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
       'Services in shop: cart, checkout and legacy.'
     ])
     expect(d.remediation).toBe(
-      'Check the Service selector and that its Pods are running and ready; point rule 0 backendRef 1 at "cart" (the nearest existing Service in shop) or create Service shop/carts.'
+      'Check the Service selector and that its Pods are running and ready; point rule 0 backendRef 1 at "cart" (the nearest existing Service in shop with port 8080) or create Service shop/carts.'
     )
   })
 
@@ -479,12 +479,48 @@ describe('BackendNotFound: what route-gate read about each backendRef', () => {
   it('for a port that is neither a port nor a targetPort, lists the ports', () => {
     const r = routeTo({ name: 'cart', port: 8081 })
     const d = notFound(r)
-    expect(d.title).toBe('rule 0 backendRef 0: Service shop/cart has no port 8081')
+    expect(d.title).toBe(
+      'rule 0 backendRef 0: Service shop/cart has no port 8081 (ports: 8080/http, 9090/metrics)'
+    )
     expect(d.evidence).toEqual([
       'rule 0 backendRef 0 asks for port 8081, but Service shop/cart has ports 8080 (http) and 9090 (metrics).'
     ])
     expect(d.remediation).toBe(
       'Set port on rule 0 backendRef 0 to one of 8080 (http) and 9090 (metrics).'
+    )
+  })
+})
+
+describe('BackendNotFound: port-aware Service advice', () => {
+  it('never suggests a nearest Service that lacks the referenced port', () => {
+    // cart is one letter from carts but has no port 9999
+    const d = notFound(routeTo({ name: 'carts', port: 9999 }))
+    expect(d.remediation).not.toContain('"cart"')
+    expect(d.remediation).toBe(
+      'Create Service shop/carts or correct the name in rule 0 backendRef 0.'
+    )
+  })
+
+  it('suggests the nearest Service that has the port, named with it', () => {
+    const world = baseWorld()
+    world.services.push(service('shop', 'carts-v2', [{ port: 9999, name: 'http' }]))
+    const d = notFound(routeTo({ name: 'carts', port: 9999 }), undefined, world)
+    expect(d.remediation).toContain(
+      '"carts-v2" (the nearest existing Service in shop with port 9999)'
+    )
+  })
+
+  it('shows appProtocol in the ports of a wrong-port title, where it decides what is sent', () => {
+    const world = baseWorld()
+    world.services.push(
+      service('shop', 'grpc', [
+        { port: 80, name: 'http' },
+        { port: 9000, name: 'grpc', appProtocol: 'kubernetes.io/h2c' }
+      ])
+    )
+    const d = notFound(routeTo({ name: 'grpc', port: 8080 }), undefined, world)
+    expect(d.title).toBe(
+      'rule 0 backendRef 0: Service shop/grpc has no port 8080 (ports: 80/http, 9000/grpc (appProtocol kubernetes.io/h2c))'
     )
   })
 })

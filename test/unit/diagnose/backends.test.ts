@@ -161,7 +161,7 @@ describe.each(MODES)('BackendNotFound (%s mode)', (mode) => {
     )
     expect(p?.title).toBe('rule 0 backendRef 0: Service shop/carts does not exist')
     expect(p?.evidence).toContain('Services in shop: cart, checkout and legacy.')
-    expect(p?.remediation).toContain('"cart" (the nearest existing Service in shop)')
+    expect(p?.remediation).toContain('"cart" (the nearest existing Service in shop with port 8080)')
   })
 
   it('lists the ports a Service has for a wrong port, and spots a targetPort', () => {

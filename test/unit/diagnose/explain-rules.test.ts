@@ -121,7 +121,7 @@ describe('explainRoute', () => {
     const problem = explainRoute(verdict, contourWorld()).parents[0]?.problems[0]
     expect(problem?.title).toBe('rule 0 backendRef 0: Service shop/carts does not exist')
     expect(problem?.remediation).toBe(
-      'Point rule 0 backendRef 0 at "cart" (the nearest existing Service in shop) or create Service shop/carts. Add the backendRefs or port; fix duplicate or invalid header filters.'
+      'Point rule 0 backendRef 0 at "cart" (the nearest existing Service in shop with port 8080) or create Service shop/carts. Add the backendRefs or port; fix duplicate or invalid header filters.'
     )
   })
 

@@ -257,7 +257,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
   it('names every refusing listener, and changes the from: Same one', () => {
     const d = notAllowed(route({}), ref('edge'), withGateway(listeners))
     expect(d.title).toBe(
-      'Gateway infra/edge: listener tls, team and http does not allow this HTTPRoute from namespace shop'
+      'Gateway infra/edge: listeners tls, team and http do not allow this HTTPRoute from namespace shop'
     )
     expect(d.evidence).toEqual([
       'Listener tls (port 443, TLS) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.',
@@ -643,7 +643,7 @@ describe('NoMatchingParent: Gateway listeners', () => {
 
   it('a wrong sectionName and a port no listener has: both fixes', () => {
     expect(noParent(route({}), ref('web', { sectionName: 'htps', port: 8080 })).remediation).toBe(
-      'Set sectionName to "https" or "http" (the nearest listener name); or set port to one of the listener ports: 80, 443 and 8443.'
+      'Set sectionName to "https" or "http" (the nearest listener name); and set port to one of the listener ports: 80, 443 and 8443.'
     )
   })
 
@@ -721,7 +721,7 @@ describe('NoMatchingParent: Service parents (GAMMA)', () => {
 
   it('a port name and a port the Service does not have: both fixes', () => {
     expect(noParent(route({}), svcRef('cart', { sectionName: 'grpc', port: 80 })).remediation).toBe(
-      'Set sectionName to a port name of the Service: http and metrics; or set port to one of 8080 and 9090.'
+      'Set sectionName to a port name of the Service: http and metrics; and set port to one of 8080 and 9090.'
     )
   })
 

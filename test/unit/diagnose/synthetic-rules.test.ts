@@ -265,6 +265,17 @@ describe.each(MODES)('StaleStatus: is the controller running? (%s mode)', (mode)
     expect(p?.remediation).toContain(LAGGING)
   })
 
+  it('does not take its own dump copy without metadata.namespace as proof, nor print "undefined"', () => {
+    const self = otherRoute('HTTPRoute', 'shop', 'storefront', 5, [
+      { controllerName: CONTOUR, conditions: [written(5, '2025-03-01T11:00:00Z')] }
+    ])
+    const { namespace: _dropped, ...metadata } = self.metadata
+    const unnamespaced = { ...self, metadata } as unknown as RouteObject
+    const p = staleProblem(mode, stale(mode), [], { routes: [unnamespaced] })
+    expect(p?.remediation).toContain(LAGGING)
+    expect(JSON.stringify(p)).not.toMatch(/undefined|null|NaN/)
+  })
+
   it("takes another Route as proof when one of its entries is the controller's", () => {
     const other = otherRoute('HTTPRoute', 'shop', 'other', 7, [
       { controllerName: EG, conditions: [written(6, '2025-03-01T11:00:00Z')] },
@@ -467,5 +478,29 @@ describe.each(MODES)('NoParentRefs (%s mode)', (mode) => {
     expect(parse(noParentRefs(world)?.fix ?? '')).toEqual({
       spec: { parentRefs: [{ name: '1e3', namespace: '2024' }] }
     })
+  })
+})
+
+describe.each(MODES)('one problem, said once (%s mode)', (mode) => {
+  it('two stale conditions on one parent: one problem naming both, each evidence line once', () => {
+    const verdict = routeVerdict(route({}), [
+      {
+        parentRef: ref('web'),
+        finding: [stale(mode), stale(mode, { condition: 'ResolvedRefs' })],
+        controllerName: CONTOUR,
+        verdict: verdictIn(mode)
+      }
+    ])
+    const problems = explainRoute(verdict, contourWorld()).parents[0]?.problems ?? []
+    expect(problems).toHaveLength(1)
+    expect(problems[0]?.title).toBe(
+      'Status is 2 generations behind the Route (observed 3, current 5) (Accepted and ResolvedRefs)'
+    )
+    const evidence = problems[0]?.evidence ?? []
+    expect(evidence.some((e) => e.startsWith('Accepted was written for generation 3'))).toBe(true)
+    expect(evidence.some((e) => e.startsWith('ResolvedRefs was written for generation 3'))).toBe(
+      true
+    )
+    expect(new Set(evidence).size).toBe(evidence.length)
   })
 })

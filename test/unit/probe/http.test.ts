@@ -1,5 +1,8 @@
 // The probe's HTTP client against loopback servers started here: Host and SNI, no redirects followed,
 // TLS verified by default, bounded time and body.
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendProbe } from '../../../src/probe/http.ts'
 import type { ProbeRequest } from '../../../src/probe/plan.ts'
@@ -17,6 +20,7 @@ const request = (port: number, extra: Partial<ProbeRequest> = {}): ProbeRequest 
   probeRequest(port, { path: '/cart?q=1', headers: { 'x-version': '2' }, ...extra })
 
 const options = { timeoutMs: 2000, skipTlsVerify: false, policy: { allowedCidrs: [] } }
+const HTTP_MODULE = fileURLToPath(new URL('../../../src/probe/http.ts', import.meta.url))
 
 describe('sendProbe over HTTP', () => {
   let server: TestServer
@@ -72,6 +76,38 @@ describe('sendProbe over HTTP', () => {
     })
   })
 
+  it('goes straight to the Gateway even when the runner routes Node through a proxy (NODE_USE_ENV_PROXY)', async () => {
+    // Node reads the proxy settings at start-up, so the probe runs in a process of its own
+    const proxy = await startServer((_req, res) => res.end('proxied'))
+    try {
+      const before = server.seen.length
+      const script = `import { sendProbe } from ${JSON.stringify(HTTP_MODULE)}
+const answer = await sendProbe(JSON.parse(process.argv[1]), ${JSON.stringify(options)})
+process.stdout.write(JSON.stringify(answer))`
+      const proxyUrl = `http://runner:s3cret@127.0.0.1:${proxy.port}`
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--input-type=module', '-e', script, JSON.stringify(request(server.port))],
+        {
+          env: {
+            ...process.env,
+            NODE_USE_ENV_PROXY: '1',
+            HTTP_PROXY: proxyUrl,
+            HTTPS_PROXY: proxyUrl,
+            NO_PROXY: ''
+          },
+          timeout: 30_000
+        }
+      )
+      expect(JSON.parse(stdout)).toMatchObject({ status: 200, body: 'hello' })
+      expect(proxy.seen).toEqual([])
+      expect(server.seen.length).toBe(before + 1)
+      expect(server.seen.at(-1)?.headers).not.toHaveProperty('proxy-authorization')
+    } finally {
+      await proxy.close()
+    }
+  })
+
   it('connects to the address the guard judged, whatever the name resolves to later', async () => {
     const answers = ['127.0.0.1', '169.254.169.254']
     const lookup = () => Promise.resolve({ address: answers.shift() ?? '169.254.169.254' })
@@ -97,7 +133,8 @@ describe('sendProbe over HTTP', () => {
       durationMs: 0,
       error: {
         code: 'ROUTE_GATE_TARGET_REFUSED',
-        message: 'gw.example.com resolves to 169.254.169.254 is a cloud metadata service address'
+        message:
+          'gw.example.com resolves to 169.254.169.254, which is a cloud metadata service address'
       }
     })
     const outside = await sendProbe(request(server.port, { address: 'gw.example.com' }), {
@@ -106,7 +143,7 @@ describe('sendProbe over HTTP', () => {
       lookup: () => Promise.resolve({ address: '127.0.0.1' })
     })
     expect(outside.error?.message).toBe(
-      'gw.example.com resolves to 127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8)'
+      'gw.example.com resolves to 127.0.0.1, which is outside traffic-allowed-cidrs (10.0.0.0/8)'
     )
     const literal = await sendProbe(request(server.port, { address: '169.254.3.4' }), options)
     expect(literal.error?.code).toBe('ROUTE_GATE_TARGET_REFUSED')

@@ -23,10 +23,19 @@ describe('judgeAddress', () => {
     ['100.100.100.200', 'a cloud metadata service address'],
     ['::ffff:169.254.169.254', 'a cloud metadata service address'],
     ['::ffff:a9fe:a9fe', 'a cloud metadata service address'],
-    ['[fd00:ec2::254]', 'a cloud metadata service address']
+    ['[fd00:ec2::254]', 'a cloud metadata service address'],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', 'a cloud metadata service address'],
+    ['::169.254.169.254', 'a cloud metadata service address'],
+    ['::ffff:0:169.254.169.254', 'a cloud metadata service address'],
+    ['64:ff9b::169.254.169.254', 'a cloud metadata service address'],
+    ['64:ff9b:0:0:0:0:6464:64c8', 'a cloud metadata service address']
   ])('never sends to %s, whoever chose it', (ip, what) => {
     for (const origin of ['status', 'input'] as const) {
-      expect(judgeAddress(ip, origin, OPEN)).toEqual({ allowed: false, why: `${ip} is ${what}` })
+      expect(judgeAddress(ip, origin, OPEN)).toEqual({
+        allowed: false,
+        why: `${ip} is ${what}`,
+        what
+      })
     }
   })
 
@@ -37,6 +46,8 @@ describe('judgeAddress', () => {
     ['fe80::1%eth0', 'a link-local address'],
     ['febf:ffff::1', 'a link-local address'],
     ['::ffff:169.254.1.1', 'a link-local address'],
+    ['64:ff9b::a9fe:101', 'a link-local address'],
+    ['::ffff:0:e000:1', 'a multicast address'],
     ['0.0.0.0', 'an unspecified address'],
     ['0.1.2.3', 'an unspecified address'],
     ['::', 'an unspecified address'],
@@ -45,7 +56,11 @@ describe('judgeAddress', () => {
     ['239.255.255.250', 'a multicast address'],
     ['ff02::1', 'a multicast address']
   ])('refuses %s from a Gateway status: %s', (ip, what) => {
-    expect(judgeAddress(ip, 'status', OPEN)).toEqual({ allowed: false, why: `${ip} is ${what}` })
+    expect(judgeAddress(ip, 'status', OPEN)).toEqual({
+      allowed: false,
+      why: `${ip} is ${what}`,
+      what
+    })
   })
 
   it('takes those from gateway-address: the workflow owner chose them', () => {
@@ -62,6 +77,7 @@ describe('judgeAddress', () => {
     '203.0.113.7',
     '2001:db8::1',
     '::1',
+    '64:ff9b::a01:203',
     'fec0::1',
     '169.253.255.255',
     '169.255.0.0'
@@ -78,11 +94,22 @@ describe('judgeAddress', () => {
     expect(judgeAddress('fd12::1', 'status', policy)).toEqual({ allowed: true, ip: 'fd12::1' })
     expect(judgeAddress('127.0.0.1', 'status', policy)).toEqual({
       allowed: false,
-      why: '127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)'
+      why: '127.0.0.1 is outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)',
+      what: 'outside traffic-allowed-cidrs (10.0.0.0/8, fd00::/8)'
     })
     // an IPv4 range never admits an IPv6 address, nor the other way round
     expect(judgeAddress('::ffff:7f00:1', 'status', only('::/0'))).toMatchObject({ allowed: false })
     expect(judgeAddress('127.0.0.1', 'input', policy)).toEqual({ allowed: true, ip: '127.0.0.1' })
+  })
+
+  it('judges a NAT64 address by the IPv4 address it carries too, and connects to it as given', () => {
+    expect(judgeAddress('64:ff9b::a01:203', 'status', only('10.0.0.0/8'))).toEqual({
+      allowed: true,
+      ip: '64:ff9b::a01:203'
+    })
+    expect(judgeAddress('64:ff9b::cb00:7107', 'status', only('10.0.0.0/8'))).toMatchObject({
+      allowed: false
+    })
   })
 
   it('does not let traffic-allowed-cidrs admit a refused range', () => {
@@ -95,7 +122,8 @@ describe('judgeAddress', () => {
   it('judges only addresses', () => {
     expect(judgeAddress('gateway.example.com', 'status', OPEN)).toEqual({
       allowed: false,
-      why: 'gateway.example.com is not an IP address'
+      why: 'gateway.example.com is not an IP address',
+      what: 'not an IP address'
     })
   })
 })

@@ -219,7 +219,7 @@ describe('verifyTraffic', () => {
           'content-length': '40',
           server: 'envoy',
           via: '1.1 edge',
-          location: 'https://login.example.com/cb?token=s3cret#frag',
+          location: 'https://user:s3cret@login.example.com/cb?token=s3cret#frag',
           'set-cookie': 'session=s3cret',
           'www-authenticate': 'Bearer realm=s3cret',
           'x-internal': 'node-7'
@@ -249,7 +249,7 @@ describe('verifyTraffic', () => {
       'set-cookie': '(masked)',
       'www-authenticate': '(masked)',
       'x-internal': 'node-7',
-      location: 'https://login.example.com/cb?token=s3cret#frag'
+      location: 'https://user:s3cret@login.example.com/cb?token=s3cret#frag'
     })
     // the problem's evidence reaches the summary: still no body there
     expect(JSON.stringify(shown?.problem)).not.toMatch(/AKIA|s3cret|node-7/)
