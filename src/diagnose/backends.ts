@@ -313,7 +313,9 @@ interface RefCheck {
 
 /** Adds evidence for one Service backendRef and returns what it suggests. */
 function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): RefCheck {
-  const blind = blindSpots(world, 'services', ref.namespace)
+  const service = findService(world, ref.namespace, ref.name)
+  // a Service that is there proves itself; only its absence needs every Service of the namespace
+  const blind = service ? [] : blindSpots(world, 'services', ref.namespace)
   if (blind.length > 0) {
     evidence.push(
       ...blind,
@@ -321,7 +323,6 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
     )
     return { remedies: [] }
   }
-  const service = findService(world, ref.namespace, ref.name)
   if (!service) {
     const existing = namesIn(world.services, ref.namespace)
     // a Service without the referenced port would only trade BackendNotFound for another failure

@@ -308,6 +308,11 @@ export interface Report<V extends ReportVerdict = Verdict> {
   prediction?: Prediction
 }
 
+/** Any report a renderer takes: the gate's, the monitor's or predict's. */
+export type AnyReport = Report<ReportVerdict>
+export type AnyRouteResult = RouteResult<ReportVerdict>
+export type AnyParentResult = ParentResult<ReportVerdict>
+
 /** What `route-gate predict` hands to the renderers: verdicts may be `unknown`. */
 export type PredictReport = Report<ReportVerdict> & { mode: 'predict'; prediction: Prediction }
 
