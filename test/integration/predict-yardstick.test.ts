@@ -138,7 +138,7 @@ function routeObject(c: Case, id: ControllerId, ns: string): Record<string, unkn
   }
 }
 
-type Outcome = 'ready' | 'failed' | 'unknown' | 'no status'
+type Outcome = 'ready' | 'failed' | 'unknown' | 'pending' | 'no status'
 
 interface Row {
   controller: ControllerId

@@ -82,7 +82,7 @@ async function predictJson(
   })
   const report = JSON.parse(stdout) as PredictReport
   expectValidReport(report)
-  return { code, report, stderr }
+  return { code: code ?? -1, report, stderr }
 }
 
 describe('route-gate predict --from-file', () => {
