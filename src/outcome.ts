@@ -14,12 +14,15 @@ export function exitCodeFor(
 
 /** "HTTPRoute shop/web, GRPCRoute pay/api": the Routes that keep the gate closed. */
 export function notReadyRoutes(report: Report<ReportVerdict>): string[] {
-  return report.routes.filter((r) => r.verdict !== 'ready').map(routeId)
+  // a prediction keeps the merge closed only where it is sure: unknown Routes are listed apart
+  const closing = (verdict: ReportVerdict): boolean =>
+    report.mode === 'predict' ? verdict === 'failed' : verdict !== 'ready'
+  return report.routes.filter((r) => closing(r.verdict)).map(routeId)
 }
 
 export function failureMessage(report: Report<ReportVerdict>): string {
   if (report.mode === 'predict') {
-    const failed = report.routes.filter((r) => r.verdict === 'failed').map(routeId)
+    const failed = notReadyRoutes(report)
     const unknown = report.counts.unknown ?? 0
     return failed.length > 0
       ? `${failed.length} of ${report.counts.routes} Routes predicted to fail: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''}`
