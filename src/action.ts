@@ -8,7 +8,7 @@ import * as core from '@actions/core'
 import { exitCodeOf } from './errors.ts'
 import { writeUserFile } from './files.ts'
 import { parseSettings, type Settings } from './inputs.ts'
-import type { Report } from './model/types.ts'
+import type { AnyReport, Report } from './model/types.ts'
 import { monitorFailureMessage } from './monitor.ts'
 import { failureMessage, notReadyRoutes } from './outcome.ts'
 import { buildAnnotations } from './report/annotations.ts'
@@ -56,13 +56,15 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     const report = publicReport(whole)
     await publish(report, reportFile, config, env)
     const code = runExitCode(report, config)
-    const why = monitor ? monitorFailureMessage(report, config.failOn) : failureMessage(report)
+    // only predict's reports carry `unknown`; the gate's and the monitor's are Report as they were
+    const judged = report as Report
+    const why = monitor ? monitorFailureMessage(judged, config.failOn) : failureMessage(report)
     if (code !== 0) core.setFailed(safeLogLine(`route-gate: ${why}`))
-    if (!monitor && config.comment) {
-      await (await conversations()).commentOnPullRequest(config, report, env, logger)
+    if (config.command === 'gate' && config.comment) {
+      await (await conversations()).commentOnPullRequest(config, judged, env, logger)
     }
     const issueError =
-      tracking && (await (await conversations()).saveTracking(tracking, report, logger))
+      tracking && (await (await conversations()).saveTracking(tracking, judged, logger))
     if (issueError !== undefined) {
       core.setFailed(safeLogLine(`route-gate: tracking issue: ${issueError}`))
       return 1
@@ -84,7 +86,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
 }
 
 async function writeReportFile(
-  report: Report,
+  report: AnyReport,
   settings: Settings,
   env: NodeJS.ProcessEnv
 ): Promise<string> {
@@ -96,7 +98,7 @@ async function writeReportFile(
 }
 
 async function publish(
-  report: Report,
+  report: AnyReport,
   reportFile: string,
   settings: Settings,
   env: NodeJS.ProcessEnv

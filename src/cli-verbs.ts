@@ -7,7 +7,7 @@ import { INPUTS, type Command, type InputSpec } from './inputs.ts'
 import { TOOL_VERSION } from './version.ts'
 import { nearestNames } from './diagnose/nearest.ts'
 
-export type VerbName = 'check' | 'apply' | 'monitor' | 'dump'
+export type VerbName = 'check' | 'apply' | 'monitor' | 'dump' | 'predict'
 
 export interface Verb {
   name: VerbName
@@ -43,6 +43,18 @@ const GATE_ONLY = new Set([
   'traffic-show-body'
 ])
 
+const PREDICT_FLAGS = new Set([
+  'manifests',
+  'from-file',
+  'namespace',
+  'conditions',
+  'strict',
+  'kubeconfig',
+  'context',
+  'format',
+  'report-file'
+])
+
 export const VERBS: Verb[] = [
   {
     name: 'check',
@@ -70,6 +82,17 @@ export const VERBS: Verb[] = [
     command: 'monitor',
     apply: false,
     takes: (input) => !GATE_ONLY.has(input) && !DUMP_ONLY.has(input) && input !== 'dry-run'
+  },
+  {
+    name: 'predict',
+    summary: 'read-only: predict what the controllers will write for --manifests, before applying',
+    usage: [
+      'predict --manifests FILES|- [--from-file DUMP|-] [flags]',
+      'predict --manifests FILES|-             against the live cluster, read-only'
+    ],
+    command: 'predict',
+    apply: false,
+    takes: (input) => PREDICT_FLAGS.has(input)
   },
   {
     name: 'dump',

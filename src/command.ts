@@ -7,10 +7,10 @@ import { parseCommandLine, usage } from './cli-verbs.ts'
 import { exitCodeOf } from './errors.ts'
 import { parseSettings, type Settings } from './inputs.ts'
 import type { KubeClusterClient } from './cluster/client.ts'
-import type { Report } from './model/types.ts'
+import type { AnyReport } from './model/types.ts'
 import { neutralizeWorkflowCommands, safeLogLine } from './report/escape.ts'
 
-type Render = (report: Report) => string
+type Render = (report: AnyReport) => string
 
 /** The chosen renderer, loaded while the run goes on so that printing the verdict waits for nothing. */
 async function loadRenderer(settings: Settings): Promise<Render> {
@@ -39,7 +39,7 @@ async function connect(s: Settings): Promise<KubeClusterClient> {
   })
 }
 
-function anyNotFound(report: Report): boolean {
+function anyNotFound(report: AnyReport): boolean {
   return report.routes.some((r) => r.problems?.some((p) => p.reason === 'RouteNotFound'))
 }
 

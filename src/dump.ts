@@ -5,7 +5,7 @@
 import path from 'node:path'
 import { stringify } from 'yaml'
 import type { KubeClusterClient } from './cluster/client.ts'
-import type { ClusterDump } from './cluster/dump.ts'
+import type { ClusterDump } from './cluster/types.ts'
 import { InputError } from './errors.ts'
 import { writeUserFile } from './files.ts'
 import type { Settings } from './inputs.ts'

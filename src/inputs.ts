@@ -9,7 +9,7 @@ import type { StatusRange } from './probe/answer.ts'
 import { parseCidr, refusedTarget, type Cidr } from './probe/target-guard.ts'
 
 export type OutputFormat = 'text' | 'json' | 'yaml' | 'markdown'
-export type Command = 'gate' | 'monitor' | 'dump'
+export type Command = 'gate' | 'monitor' | 'dump' | 'predict'
 export type FailOn = 'degraded' | 'any' | 'never'
 
 export interface RouteRef {
@@ -103,7 +103,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'mode',
     description:
-      '`gate`: apply the `manifests` (as `route-gate apply`), or locate `routes`, `selector` or `namespace` (as `route-gate check`), and wait until every Route is ready. `check`: as gate, but never write to the cluster: locate the Routes the `manifests` name. `apply`: the same as gate. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue.',
+      '`gate`: apply the `manifests` (as `route-gate apply`), or locate `routes`, `selector` or `namespace` (as `route-gate check`), and wait until every Route is ready. `check`: as gate, but never write to the cluster: locate the Routes the `manifests` name. `apply`: the same as gate. `monitor`: judge every Route in scope, compare with the previous run, and keep a tracking issue. `predict`: before anything is applied, predict from the `manifests` and the `cluster-snapshot` (or the live cluster, read-only) what the controllers will write; fails on a definite failure.',
     default: 'gate',
     actionOnly: true
   },
@@ -170,7 +170,8 @@ export const INPUTS: InputSpec[] = [
   },
   {
     name: 'strict',
-    description: 'Fail a parent whose Route is PartiallyInvalid (some rules dropped).',
+    description:
+      'Fail a parent whose Route is PartiallyInvalid (some rules dropped); predict: fail on an unknown too.',
     default: 'false'
   },
   {
@@ -204,6 +205,12 @@ export const INPUTS: InputSpec[] = [
       'Snapshot mode: evaluate a saved dump (`route-gate dump`, or `kubectl get … -o yaml`) without a cluster and without waiting; `-` reads stdin.',
     cliOnly: true,
     arg: 'FILE'
+  },
+  {
+    name: 'cluster-snapshot',
+    description:
+      "predict: a dump written by `route-gate dump` (or `kubectl get … -A -o yaml`) to predict against, e.g. a scheduled job's artifact. Without it, predict reads the live cluster of `kubeconfig`, read-only.",
+    actionOnly: true
   },
   {
     name: 'output-file',
@@ -567,10 +574,10 @@ export function parseSettings(
   // the Action's mode names the CLI's verbs too: check never writes, apply is the gate as it always was
   const mode =
     command === undefined
-      ? parseEnum(value('mode'), 'mode', ['gate', 'check', 'apply', 'monitor'] as const)
+      ? parseEnum(value('mode'), 'mode', ['gate', 'check', 'apply', 'monitor', 'predict'] as const)
       : undefined
   const settings: Settings = {
-    command: command ?? (mode === 'monitor' ? 'monitor' : 'gate'),
+    command: command ?? (mode === 'monitor' || mode === 'predict' ? mode : 'gate'),
     manifests: splitList(value('manifests')),
     routes: splitList(value('routes')).map(parseRouteRef),
     selector: selectorText === undefined ? undefined : parseSelector(selectorText),
@@ -588,7 +595,7 @@ export function parseSettings(
     dryRun: flag('dry-run'),
     summary: flag('summary'),
     annotations: flag('annotations'),
-    fromFile: optional('from-file'),
+    fromFile: snapshotOf(optional('from-file'), optional('cluster-snapshot'), mode),
     outputFile: optional('output-file'),
     format: parseEnum(value('format'), 'format', ['text', 'json', 'yaml', 'markdown'] as const),
     reportFile: optional('report-file'),
@@ -620,6 +627,7 @@ function checkCombinations(s: Settings): void {
     throw new InputError('Invalid inputs: set either namespace or all-namespaces, not both')
   }
   if (s.command === 'dump') return checkDump(s)
+  if (s.command === 'predict') return checkPredict(s)
   if (s.command === 'monitor') checkMonitor(s)
   else checkGate(s)
   checkTraffic(s)
@@ -657,6 +665,51 @@ function checkCombinations(s: Settings): void {
     throw new InputError(
       'Nothing to gate: set manifests (to apply), routes (to locate), selector, namespace or all-namespaces'
     )
+  }
+}
+
+/** The Action names predict's dump `cluster-snapshot`; the CLI's --from-file is the same setting. */
+function snapshotOf(
+  fromFile: string | undefined,
+  clusterSnapshot: string | undefined,
+  mode: string | undefined
+): string | undefined {
+  if (clusterSnapshot === undefined) return fromFile
+  if (mode !== 'predict') {
+    throw new InputError(
+      'Invalid inputs: cluster-snapshot is the dump mode: predict predicts against'
+    )
+  }
+  if (fromFile !== undefined) {
+    throw new InputError('Invalid inputs: set either cluster-snapshot or from-file, not both')
+  }
+  return clusterSnapshot
+}
+
+function checkPredict(s: Settings): void {
+  const other = [
+    s.routes.length > 0 && 'routes',
+    s.selector !== undefined && 'selector',
+    s.allNamespaces && 'all-namespaces',
+    s.dryRun && 'dry-run',
+    s.comment && 'comment',
+    s.verifyTraffic && 'verify-traffic',
+    s.watchDurationMs !== undefined && 'watch-duration',
+    s.previous !== undefined && 'previous',
+    s.stateOut !== undefined && 'state-out'
+  ].filter((name) => name !== false)
+  if (other.length > 0) {
+    throw new InputError(
+      `Invalid inputs: ${other.join(', ')} ${other.length === 1 ? 'does' : 'do'} not apply to predict, which predicts the Routes of manifests from objects alone`
+    )
+  }
+  if (s.manifests.length === 0) {
+    throw new InputError(
+      'Nothing to predict: set manifests (the files of the pull request; - reads stdin)'
+    )
+  }
+  if (s.fromFile === '-' && s.manifests.includes('-')) {
+    throw new InputError('Invalid inputs: only one of from-file and manifests can read stdin')
   }
 }
 

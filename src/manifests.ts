@@ -101,6 +101,16 @@ export async function loadManifests(
   return docs
 }
 
+/** One file (or stdin) read and parsed, with its text: a dump's header line rides on it. */
+export async function readManifestFile(
+  file: string,
+  cwd: string
+): Promise<{ text: string; shown: string; docs: ManifestDocument[] }> {
+  const shown = file === STDIN ? 'stdin' : displayPath(file, cwd)
+  const text = await readText(file, shown)
+  return { text, shown, docs: parseManifestText(text, shown) }
+}
+
 function displayPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, file)
   return relative.startsWith('..') ? file : relative

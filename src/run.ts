@@ -4,7 +4,7 @@ import type { ClusterClient } from './cluster/types.ts'
 import { runGate } from './gate.ts'
 import type { Settings } from './inputs.ts'
 import type { RouteState } from './model/transitions.ts'
-import type { Report } from './model/types.ts'
+import type { Report, ReportVerdict } from './model/types.ts'
 import {
   monitorExitCode,
   readPreviousState,
@@ -13,6 +13,7 @@ import {
   writeStateFile
 } from './monitor.ts'
 import { exitCodeFor } from './outcome.ts'
+import { runPredict } from './prediction.ts'
 import { runSnapshot } from './snapshot.ts'
 
 export interface RunDeps {
@@ -24,7 +25,8 @@ export interface RunDeps {
   previous?: RouteState[]
 }
 
-export async function run(settings: Settings, deps: RunDeps): Promise<Report> {
+export async function run(settings: Settings, deps: RunDeps): Promise<Report<ReportVerdict>> {
+  if (settings.command === 'predict') return runPredict(settings, deps)
   if (settings.command === 'monitor') {
     const report = await monitor(settings, deps)
     if (settings.stateOut !== undefined) await writeStateFile(settings.stateOut, deps.cwd, report)
@@ -50,10 +52,10 @@ function closeAfterReport(cluster: ClusterClient): void {
 }
 
 /** The process's exit code for a finished run: the gate's verdict, or the monitor's fail-on. */
-export function runExitCode(report: Report, settings: Settings): 0 | 1 {
+export function runExitCode(report: Report<ReportVerdict>, settings: Settings): 0 | 1 {
   return settings.command === 'monitor'
-    ? monitorExitCode(report, settings.failOn)
-    : exitCodeFor(report)
+    ? monitorExitCode(report as Report, settings.failOn)
+    : exitCodeFor(report, settings)
 }
 
 async function monitor(settings: Settings, deps: RunDeps): Promise<Report> {

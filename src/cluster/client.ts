@@ -6,6 +6,8 @@ import type {
   ApplyOptions,
   ApplyResult,
   ClusterClient,
+  ClusterDump,
+  ClusterOrigin,
   ManifestDocument,
   RouteScope,
   RouteWatchHandlers
@@ -17,13 +19,7 @@ import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
 import { watchRoutes } from './watch.ts'
 import { readWorld } from './world.ts'
-import { readClusterDump, type ClusterDump } from './dump.ts'
-
-/** where a dump comes from: the API server (no credentials) and the kubeconfig context */
-export interface ClusterOrigin {
-  server: string
-  context: string
-}
+import { readClusterDump } from './dump.ts'
 
 export class KubeClusterClient implements ClusterClient {
   readonly description: string

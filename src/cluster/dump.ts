@@ -4,15 +4,8 @@
 import { ROUTE_KINDS, type KubeObject } from '../model/types.ts'
 import { listRoutes } from './routes.ts'
 import type { Session } from './session.ts'
+import type { ClusterDump } from './types.ts'
 import { readWorld } from './world.ts'
-
-export interface ClusterDump {
-  objects: KubeObject[]
-  /** the lists the account may not read ("services in namespace shop: forbidden (list)") */
-  forbidden: string[]
-  /** the kinds every list of which was allowed: predict may call a missing one absent */
-  complete: string[]
-}
 
 /** The kinds a dump holds, by the plural their forbidden sentences start with. */
 const DUMP_KINDS: Record<string, string> = {

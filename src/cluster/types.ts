@@ -43,9 +43,24 @@ export interface ApplyOptions {
   namespace?: string
 }
 
+export interface ClusterDump {
+  objects: KubeObject[]
+  /** the lists the account may not read ("services in namespace shop: forbidden (list)") */
+  forbidden: string[]
+  /** the kinds every list of which was allowed: predict may call a missing one absent */
+  complete: string[]
+}
+
+/** where a dump comes from: the API server (no credentials) and the kubeconfig context */
+export interface ClusterOrigin {
+  server: string
+  context: string
+}
+
 export interface ClusterClient {
   /** "https://host:port (context name)" for messages */
   readonly description: string
+  readonly origin: ClusterOrigin
   /** the context's default namespace ('default' when the context names none) */
   readonly namespace: string
   /** the served apiVersion ("gateway.networking.k8s.io/v1") of each Route kind; kinds not served are absent */
@@ -66,6 +81,8 @@ export interface ClusterClient {
    * Forbidden reads are listed in World.unreadable.
    */
   readWorld(namespaces: string[]): Promise<World>
+  /** every object predict needs from the whole cluster, read-only (get and list); never Secrets */
+  readDump(): Promise<ClusterDump>
   /** the transient fault requests are failing with right now, if any: named when time runs out */
   lastFault?(): string | undefined
   close(): void

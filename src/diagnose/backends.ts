@@ -43,8 +43,13 @@ interface Grant {
   to: { group: string; kind: string; name?: string }[]
 }
 
+/** Grants as read, per object: predict checks thousands of Routes against the same few grants. */
+const readGrants = new WeakMap<KubeObject, Grant>()
+
 function readGrant(object: KubeObject): Grant {
-  return {
+  const known = readGrants.get(object)
+  if (known) return known
+  const grant: Grant = {
     object,
     from: (arrayField(object.spec, 'from') ?? []).map((f) => ({
       group: stringField(f, 'group') ?? '',
@@ -60,6 +65,8 @@ function readGrant(object: KubeObject): Grant {
       }
     })
   }
+  readGrants.set(object, grant)
+  return grant
 }
 
 function grantFrom(grant: Grant, route: RouteObject): boolean {
@@ -74,6 +81,29 @@ function grantTo(grant: Grant, ref: BackendRef): boolean {
     (t) =>
       t.group === ref.group && t.kind === ref.kind && (t.name === undefined || t.name === ref.name)
   )
+}
+
+/** The ReferenceGrant among `grants` that lets the Route reference `ref` (cross-namespace), if any. */
+export function grantFor(
+  grants: KubeObject[],
+  route: RouteObject,
+  ref: BackendRef
+): KubeObject | undefined {
+  return grants
+    .map(readGrant)
+    .find(
+      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
+    )?.object
+}
+
+/** How a Service backendRef resolves against the Service it names (undefined: none of that name). */
+export type ServiceRefState = 'resolves' | 'no-service' | 'external-name' | 'port-unset' | 'no-port'
+
+export function serviceRefState(service: KubeObject | undefined, ref: BackendRef): ServiceRefState {
+  if (!service) return 'no-service'
+  if (stringField(service.spec, 'type') === 'ExternalName') return 'external-name'
+  if (ref.port === undefined) return 'port-unset'
+  return servicePortsOf(service).some((p) => p.port === ref.port) ? 'resolves' : 'no-port'
 }
 
 /** Why a grant in the backend's namespace does not cover this reference, as a sentence. */
@@ -196,16 +226,13 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
 export function refuteRefNotPermitted(context: DiagnosisContext): string[] {
   const { route, world, finding } = context
   const cross = routeBackendRefs(route).filter((r) => r.namespace !== route.metadata.namespace)
-  const grants = world.referenceGrants.map(readGrant)
   const facts: string[] = []
   for (const ref of namedIn(cross, finding.message)) {
     if (!canSee(world, 'referencegrants', ref.namespace)) return []
-    const grant = grants.find(
-      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
-    )
+    const grant = grantFor(world.referenceGrants, route, ref)
     if (!grant) return []
     facts.push(
-      `ReferenceGrant ${ref.namespace}/${grant.object.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
+      `ReferenceGrant ${ref.namespace}/${grant.metadata.name} permits ${route.kind} in ${route.metadata.namespace} to reference ${describeBackendRef(ref)} (${ref.where}).`
     )
   }
   return facts
@@ -221,11 +248,8 @@ export function refuteBackendNotFound(context: DiagnosisContext): string[] {
   if (/endpointslice/i.test(finding.message ?? '')) return []
   const facts: string[] = []
   for (const ref of namedIn(routeBackendRefs(route), finding.message)) {
-    if (!isServiceRef(ref) || ref.port === undefined || !canSee(world, 'services', ref.namespace))
-      return []
-    const service = findService(world, ref.namespace, ref.name)
-    if (!service || stringField(service.spec, 'type') === 'ExternalName') return []
-    if (!servicePortsOf(service).some((p) => p.port === ref.port)) return []
+    if (!isServiceRef(ref) || !canSee(world, 'services', ref.namespace)) return []
+    if (serviceRefState(findService(world, ref.namespace, ref.name), ref) !== 'resolves') return []
     facts.push(`Service ${ref.namespace}/${ref.name} exists with port ${ref.port} (${ref.where}).`)
   }
   return facts
@@ -289,7 +313,9 @@ interface RefCheck {
 
 /** Adds evidence for one Service backendRef and returns what it suggests. */
 function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): RefCheck {
-  const blind = blindSpots(world, 'services', ref.namespace)
+  const service = findService(world, ref.namespace, ref.name)
+  // a Service that is there proves itself; only its absence needs every Service of the namespace
+  const blind = service ? [] : blindSpots(world, 'services', ref.namespace)
   if (blind.length > 0) {
     evidence.push(
       ...blind,
@@ -297,7 +323,6 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
     )
     return { remedies: [] }
   }
-  const service = findService(world, ref.namespace, ref.name)
   if (!service) {
     const existing = namesIn(world.services, ref.namespace)
     // a Service without the referenced port would only trade BackendNotFound for another failure

@@ -306,6 +306,8 @@ export const CONTROLLERS: ControllerInfo[] = [
     names: ['traefik.io/gateway-controller'],
     prefixes: ['traefik.io/'],
     docs: 'https://doc.traefik.io/traefik/routing/providers/kubernetes-gateway/',
+    // any other kind: ResolvedRefs=False InvalidKind "unsupported HTTPBackendRef" (httproute.go)
+    supports: { backendKinds: ['Service', 'TraefikService (traefik.io)'] },
     reasons: {
       // Traefik also writes this standard reason for a Service port that is not TCP
       'ResolvedRefs/UnsupportedProtocol': {

@@ -20,6 +20,7 @@ import { checkSelector, describeSelector } from './selectors.ts'
 import { capitalize, listing, unique } from './text.ts'
 import {
   blindSpots,
+  conditionOf,
   describeListener,
   describeServicePort,
   findNamespace,
@@ -35,10 +36,12 @@ import { isListenerSetRef } from '../model/owner.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
-interface Admission {
+export interface Admission {
   listener: Listener
   namespace: 'ok' | 'refused' | 'unknown'
   kind: 'ok' | 'refused'
+  /** the reason of the listener's Accepted=False: its controller refused it, so it admits nothing */
+  refusedBy?: string
   /** why the listener refuses, as sentences */
   why: string[]
   /** kubectl label arguments that would make the namespace match the listener's selector */
@@ -46,7 +49,8 @@ interface Admission {
   kinds?: string[]
 }
 
-function admission(
+/** Whether a listener admits a Route: namespace, kind, and its controller's own verdict on it. */
+export function admission(
   listener: Listener,
   gateway: KubeObject,
   route: RouteObject,
@@ -84,6 +88,13 @@ function admission(
       `${label} has allowedRoutes.namespaces.from: ${listener.from}, which is not All, Same or Selector.`
     )
   }
+  const accepted = status ? conditionOf(status.conditions, 'Accepted') : undefined
+  if (accepted?.status === 'False') {
+    result.refusedBy = accepted.reason ?? 'Accepted=False'
+    result.why.push(
+      `${label} was refused by its controller (Accepted=False, ${result.refusedBy}${accepted.message ? `: ${accepted.message}` : ''}), so it admits no Route.`
+    )
+  }
   const kinds = listenerKinds(listener, status)
   if (kinds) {
     result.kinds = kinds
@@ -97,8 +108,8 @@ function admission(
   return result
 }
 
-function admits(a: Admission): boolean {
-  return a.namespace !== 'refused' && a.kind === 'ok'
+export function admits(a: Admission): boolean {
+  return a.namespace !== 'refused' && a.kind === 'ok' && a.refusedBy === undefined
 }
 
 /**

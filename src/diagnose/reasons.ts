@@ -121,6 +121,12 @@ export const SYNTHETIC_REASONS: Record<string, ReasonEntry> = {
     remediation:
       'A Route with metadata.deletionTimestamp is on its way out, whatever its status says: re-create it once it is gone if it should stay.'
   },
+  Unpredictable: {
+    conditions: [],
+    title: 'The objects cannot tell what the controller will write',
+    remediation:
+      'route-gate predict did not guess: add what the message names to the dump, or apply the change and let route-gate gate judge the status its controller writes.'
+  },
   ParentUnhealthy: {
     conditions: [],
     title: 'The parent is not healthy although the Route looks fine',

@@ -3,6 +3,15 @@
 
 export type Verdict = 'ready' | 'failed' | 'pending'
 
+/**
+ * What predict says of a parent, a Route or a run: `unknown` when the objects cannot tell (it never
+ * appears outside mode "predict").
+ */
+export type PredictVerdict = 'ready' | 'failed' | 'unknown'
+
+/** Any verdict a report may carry: the gate's and monitor's, or predict's. */
+export type ReportVerdict = Verdict | 'unknown'
+
 export const ROUTE_KINDS = ['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'] as const
 export type RouteKind = (typeof ROUTE_KINDS)[number]
 
@@ -140,11 +149,16 @@ export interface ChainLink {
   state: 'ok' | 'broken' | 'unknown'
 }
 
-export interface ParentResult {
+/** One parent of a Route in a report; V is ReportVerdict in mode "predict" (PredictReport). */
+export interface ParentResult<V extends ReportVerdict = Verdict> {
+  /** normalized: group, kind and namespace defaulted as the API server and the godoc do */
   parentRef: ParentRef
-  verdict: Verdict
+  verdict: V
   controllerName?: string | null
+  /** predict: the conditions a conformant controller would write (type, status, reason, message) */
   conditions?: Condition[]
+  /** predict, unknown: why the objects cannot tell */
+  why?: string[]
   problems: Problem[]
   /** for parents that are not ready: where along Route → parent → listener → backends it breaks */
   chain?: ChainLink[]
@@ -189,20 +203,20 @@ export interface ProbeResult {
   tlsVerified?: boolean
 }
 
-export interface RouteResult {
+export interface RouteResult<V extends ReportVerdict = Verdict> {
   kind: RouteKind
   apiVersion?: string
   namespace: string
   name: string
   generation?: number
-  verdict: Verdict
+  verdict: V
   source?: SourcePosition
   /**
    * When the gate saw the Route become ready (ISO time); absent when it was ready at its first
    * read, since how long it had been ready is not known, and outside gate mode.
    */
   readyAt?: string
-  parents: ParentResult[]
+  parents: ParentResult<V>[]
   problems?: Problem[]
   orphans?: Record<string, unknown>[]
 }
@@ -217,23 +231,90 @@ export interface Transition {
   to: TransitionState
 }
 
-export type Mode = 'gate' | 'snapshot' | 'monitor'
+export type Mode = 'gate' | 'snapshot' | 'monitor' | 'predict'
 
-export interface Report {
+/** Where predict's cluster objects came from. */
+export interface PredictionSource {
+  kind: 'dump' | 'live' | 'none'
+  /** when the dump was taken (ISO time) */
+  takenAt?: string
+  /** the dump's age at prediction time, in seconds */
+  ageSeconds?: number
+  context?: string
+  /** the API server, without credentials */
+  cluster?: string
+}
+
+/** Self-calibration of one controller: predict its Routes that carry status, from spec alone. */
+export interface Calibration {
+  controllerName: string
+  /** existing Routes whose predicted verdicts for this controller's parents match what it wrote */
+  agrees: number
+  /** existing Routes with status from this controller that were compared */
+  of: number
+  /** where prediction and controller differ, one per parent */
+  disagreements: CalibrationDisagreement[]
+  /** reasons whose predictions for this controller become unknown, because it disagreed on them */
+  distrusted: string[]
+}
+
+export interface CalibrationDisagreement {
+  route: string
+  parentRef: ParentRef
+  /** "Accepted=False NotAllowedByListeners" or "ready" */
+  predicted: string
+  written: string
+}
+
+/** A manifest document predict did not take (unknown kind, not an object). */
+export interface IgnoredDocument {
+  file: string
+  line: number
+  kind?: string
+  name?: string
+  why: string
+}
+
+/** predict: what the prediction rests on. */
+export interface Prediction {
+  source: PredictionSource
+  calibration: Calibration[]
+  /** why parents are unknown, once each (e.g. "the dump holds no Services: add them with route-gate dump") */
+  unknownReasons: string[]
+  /** Gateways the manifests create: predicted from spec, no controller has seen them yet */
+  newGateways: string[]
+  /** kinds the dump lacks that the prediction needed: what to add to the dump */
+  missingKinds: string[]
+  ignored: IgnoredDocument[]
+}
+
+/** The report; V is ReportVerdict (with `unknown`) in mode "predict" only: see PredictReport. */
+export interface Report<V extends ReportVerdict = Verdict> {
   schemaVersion: 1
   tool?: { name: string; version: string }
   mode: Mode
-  verdict: Verdict
-  counts: { routes: number; ready: number; failed: number; pending: number }
+  verdict: V
+  /** `unknown` is counted in mode "predict" only */
+  counts: { routes: number; ready: number; failed: number; pending: number; unknown?: number }
   startedAt?: string
   finishedAt?: string
   elapsedMs?: number
   timedOut?: boolean
-  routes: RouteResult[]
+  routes: RouteResult<V>[]
   transitions?: Transition[]
   /** notes that apply to the whole run, e.g. "observedGeneration absent: freshness not proven" */
   notes?: string[]
+  /** mode "predict": source, calibration and why parents are unknown */
+  prediction?: Prediction
 }
+
+/** Any report a renderer takes: the gate's, the monitor's or predict's. */
+export type AnyReport = Report<ReportVerdict>
+export type AnyRouteResult = RouteResult<ReportVerdict>
+export type AnyParentResult = ParentResult<ReportVerdict>
+
+/** What `route-gate predict` hands to the renderers: verdicts may be `unknown`. */
+export type PredictReport = Report<ReportVerdict> & { mode: 'predict'; prediction: Prediction }
 
 /** Options of the verdict rules. */
 export interface VerdictOptions {

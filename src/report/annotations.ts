@@ -2,9 +2,9 @@
 // The runner shows at most 10 errors and 10 warnings per step, so the last slot of each says how many
 // more there are and points at the job summary.
 
-import type { Problem, Report, RouteResult } from '../model/types.ts'
+import type { AnyReport, AnyRouteResult, Mode, Problem } from '../model/types.ts'
 import { safeLogLine, truncate } from './escape.ts'
-import { formatParentRef, problemReason, routeId } from './labels.ts'
+import { formatParentRef, messageLabel, problemReason, routeId } from './labels.ts'
 
 export interface Annotation {
   level: 'error' | 'warning'
@@ -25,23 +25,30 @@ function oneLine(text: string): string {
   return truncate(safeLogLine(text).replace(/\n/g, ' '), TITLE_MAX)
 }
 
-function problemLines(where: string, problem: Problem): string[] {
+function problemLines(where: string, problem: Problem, mode: Mode): string[] {
   const lines = [`${where}: ${problem.title} (${problemReason(problem)})`]
   if (problem.message !== undefined && problem.message.trim() !== '') {
-    lines.push(`  controller says: ${problem.message}`)
+    lines.push(`  ${messageLabel(mode)}: ${problem.message}`)
   }
   lines.push(`  what to do: ${problem.remediation}`)
   return lines
 }
 
-function routeMessage(route: RouteResult): string {
+function routeMessage(route: AnyRouteResult, mode: Mode): string {
   const lines = [
-    ...(route.problems ?? []).flatMap((problem) => problemLines('Route', problem)),
-    ...route.parents.flatMap((parent) =>
-      parent.problems.flatMap((problem) =>
-        problemLines(`parent ${formatParentRef(parent.parentRef)} (${parent.verdict})`, problem)
+    ...(route.problems ?? []).flatMap((problem) => problemLines('Route', problem, mode)),
+    ...route.parents.flatMap((parent) => [
+      ...(parent.why ?? []).map(
+        (why) => `parent ${formatParentRef(parent.parentRef)} (unknown): cannot tell: ${why}`
+      ),
+      ...parent.problems.flatMap((problem) =>
+        problemLines(
+          `parent ${formatParentRef(parent.parentRef)} (${parent.verdict})`,
+          problem,
+          mode
+        )
       )
-    )
+    ])
   ]
   return truncate(safeLogLine(lines.join('\n')), MESSAGE_MAX)
 }
@@ -49,14 +56,23 @@ function routeMessage(route: RouteResult): string {
 const TITLE_SUFFIX = {
   failed: 'is not ready: failed',
   pending: 'is not ready yet: pending',
-  ready: 'is ready, with warnings'
+  ready: 'is ready, with warnings',
+  unknown: 'cannot be predicted: unknown'
 }
 
-function routeAnnotation(route: RouteResult, level: Annotation['level']): Annotation {
+function routeAnnotation(
+  route: AnyRouteResult,
+  level: Annotation['level'],
+  mode: Mode
+): Annotation {
+  const suffix =
+    mode === 'predict' && route.verdict === 'failed'
+      ? 'is predicted to fail'
+      : TITLE_SUFFIX[route.verdict]
   const annotation: Annotation = {
     level,
-    title: oneLine(`${routeId(route)} ${TITLE_SUFFIX[route.verdict]}`),
-    message: routeMessage(route)
+    title: oneLine(`${routeId(route)} ${suffix}`),
+    message: routeMessage(route, mode)
   }
   if (route.source !== undefined) {
     annotation.file = safeLogLine(route.source.file)
@@ -66,12 +82,13 @@ function routeAnnotation(route: RouteResult, level: Annotation['level']): Annota
 }
 
 function capped(
-  routes: RouteResult[],
+  routes: AnyRouteResult[],
   level: Annotation['level'],
   what: string,
-  max: number
+  max: number,
+  mode: Mode
 ): Annotation[] {
-  if (routes.length <= max) return routes.map((route) => routeAnnotation(route, level))
+  if (routes.length <= max) return routes.map((route) => routeAnnotation(route, level, mode))
   const kept = routes.slice(0, Math.max(0, max - 1))
   const rest = routes.slice(kept.length)
   const names = rest.slice(0, NAMES_IN_OVERFLOW).map(routeId)
@@ -86,20 +103,33 @@ function capped(
       MESSAGE_MAX
     )
   }
-  return [...kept.map((route) => routeAnnotation(route, level)), ...(max > 0 ? [overflow] : [])]
+  return [
+    ...kept.map((route) => routeAnnotation(route, level, mode)),
+    ...(max > 0 ? [overflow] : [])
+  ]
 }
 
-export function buildAnnotations(report: Report, options: { max?: number } = {}): Annotation[] {
+export function buildAnnotations(report: AnyReport, options: { max?: number } = {}): Annotation[] {
   const max = options.max ?? DEFAULT_MAX
   const failed = report.routes.filter((route) => route.verdict === 'failed')
-  const pending = report.routes.filter((route) => route.verdict === 'pending')
+  const pending = report.routes.filter(
+    (route) => route.verdict === 'pending' || route.verdict === 'unknown'
+  )
   const warned = report.routes.filter(
     (route) =>
       route.verdict === 'ready' &&
       [...(route.problems ?? []), ...route.parents.flatMap((parent) => parent.problems)].length > 0
   )
   return [
-    ...capped(failed, 'error', 'failed Routes', max),
-    ...capped([...pending, ...warned], 'warning', 'Routes pending or with warnings', max)
+    ...capped(failed, 'error', 'failed Routes', max, report.mode),
+    ...capped(
+      [...pending, ...warned],
+      'warning',
+      report.mode === 'predict'
+        ? 'Routes unknown or with warnings'
+        : 'Routes pending or with warnings',
+      max,
+      report.mode
+    )
   ]
 }

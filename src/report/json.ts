@@ -1,7 +1,13 @@
 // The report as JSON: whole for files and `--format json`, and cut to fit for the Action's `report`
 // output (the runner limits outputs to 1 MB per job, counted in UTF-16 units).
 
-import type { ParentResult, ProbeAnswer, Problem, Report, RouteResult } from '../model/types.ts'
+import type {
+  AnyParentResult,
+  ProbeAnswer,
+  Problem,
+  AnyReport,
+  AnyRouteResult
+} from '../model/types.ts'
 import { truncate } from './escape.ts'
 
 // JSON can reach a terminal or a workflow log (`--format json`, a step that echoes the `report`
@@ -15,7 +21,7 @@ function stringify(value: unknown, indent?: number): string {
   )
 }
 
-export function renderJson(report: Report): string {
+export function renderJson(report: AnyReport): string {
   return stringify(report, 2)
 }
 
@@ -23,7 +29,7 @@ export function renderJson(report: Report): string {
  * The report as every place but the report file shows it: without the answer bodies and full
  * header lists traffic-show-body keeps, which a public job log or summary must never carry.
  */
-export function publicReport(report: Report): Report {
+export function publicReport<R extends AnyReport>(report: R): R {
   const bare = (answer: ProbeAnswer | undefined): ProbeAnswer | undefined =>
     answer && omit(answer, ['excerpt', 'allHeaders'])
   return {
@@ -45,7 +51,7 @@ export function publicReport(report: Report): Report {
 }
 
 /** A cut report says so; `omittedRoutes` counts the Routes left out (`counts` still covers all). */
-type OutputReport = Report & { truncated?: true; omittedRoutes?: number }
+type OutputReport = AnyReport & { truncated?: true; omittedRoutes?: number }
 
 const SHORT_TEXT = 200
 
@@ -56,19 +62,19 @@ function omit<T extends object, K extends keyof T>(value: T, keys: readonly K[])
 }
 
 // Shrinking steps for one Route, mildest first. Each keeps every field the schema requires.
-function withoutDetail(route: RouteResult): RouteResult {
+function withoutDetail(route: AnyRouteResult): AnyRouteResult {
   const slim = (problem: Problem): Problem => omit(problem, ['evidence', 'fix', 'message'])
   return {
     ...omit(route, ['orphans']),
     ...(route.problems === undefined ? {} : { problems: route.problems.map(slim) }),
-    parents: route.parents.map((parent): ParentResult => ({
+    parents: route.parents.map((parent): AnyParentResult => ({
       ...omit(parent, ['conditions']),
       problems: parent.problems.map(slim)
     }))
   }
 }
 
-function bare(route: RouteResult): RouteResult {
+function bare(route: AnyRouteResult): AnyRouteResult {
   const short = (problem: Problem): Problem => ({
     ...problem,
     title: truncate(problem.title, SHORT_TEXT),
@@ -82,12 +88,15 @@ function bare(route: RouteResult): RouteResult {
   }
 }
 
-const isReady = (route: RouteResult): boolean => route.verdict === 'ready'
-const keep = (route: RouteResult): RouteResult => route
+const isReady = (route: AnyRouteResult): boolean => route.verdict === 'ready'
+const keep = (route: AnyRouteResult): AnyRouteResult => route
 const drop = (): undefined => undefined
 
 // Each level says what becomes of a ready Route and of a Route that is not ready.
-const LEVELS: [(r: RouteResult) => RouteResult | undefined, (r: RouteResult) => RouteResult][] = [
+const LEVELS: [
+  (r: AnyRouteResult) => AnyRouteResult | undefined,
+  (r: AnyRouteResult) => AnyRouteResult
+][] = [
   [withoutDetail, keep],
   [drop, keep],
   [drop, withoutDetail],
@@ -95,9 +104,9 @@ const LEVELS: [(r: RouteResult) => RouteResult | undefined, (r: RouteResult) => 
 ]
 
 // Ready Routes go first, then pending, then failed: failures are what the reader of a cut report needs.
-const DROP_ORDER = { ready: 0, pending: 1, failed: 2 }
+const DROP_ORDER = { ready: 0, pending: 1, unknown: 1, failed: 2 }
 
-function serialize(report: Report, routes: (RouteResult | undefined)[]): string {
+function serialize(report: AnyReport, routes: (AnyRouteResult | undefined)[]): string {
   const kept = routes.filter((route) => route !== undefined)
   const out: OutputReport = { ...report, routes: kept }
   if (kept.length < report.routes.length) out.omittedRoutes = report.routes.length - kept.length
@@ -110,11 +119,11 @@ function serialize(report: Report, routes: (RouteResult | undefined)[]): string 
  * their details, then ready Routes go, then the others lose theirs, then Routes go pending first.
  * The result is always valid JSON that matches the schema, with `"truncated": true` when cut.
  */
-export function reportForOutput(report: Report, maxChars: number): string {
+export function reportForOutput(report: AnyReport, maxChars: number): string {
   const whole = stringify(report)
   if (whole.length <= maxChars) return whole
 
-  let routes: (RouteResult | undefined)[] = report.routes
+  let routes: (AnyRouteResult | undefined)[] = report.routes
   for (const [ready, notReady] of LEVELS) {
     routes = report.routes.map((route) => (isReady(route) ? ready(route) : notReady(route)))
     const json = serialize(report, routes)
@@ -126,11 +135,11 @@ export function reportForOutput(report: Report, maxChars: number): string {
   // misses ("omittedRoutes", a comma).
   const order = routes
     .map((route, index) => ({ route, index }))
-    .filter((entry): entry is { route: RouteResult; index: number } => entry.route !== undefined)
+    .filter((entry): entry is { route: AnyRouteResult; index: number } => entry.route !== undefined)
     .sort((a, b) => DROP_ORDER[a.route.verdict] - DROP_ORDER[b.route.verdict] || b.index - a.index)
   let length = serialize(report, routes).length
   const dropped = new Set<number>()
-  const without = (): (RouteResult | undefined)[] =>
+  const without = (): (AnyRouteResult | undefined)[] =>
     routes.map((route, index) => (dropped.has(index) ? undefined : route))
   for (const { route, index } of order) {
     if (length <= maxChars) {

@@ -3,11 +3,24 @@
 
 import { parseCondition } from '../model/entries.ts'
 import { formatParentRef, normalizeParentRef } from '../model/parent-ref.ts'
-import type { ChainLink, Condition, Problem, ProbeResult } from '../model/types.ts'
+import type {
+  ChainLink,
+  Condition,
+  Mode,
+  Prediction,
+  Problem,
+  ProbeResult
+} from '../model/types.ts'
 import { arrayField, stringField } from '../model/unknown.ts'
+import { formatDuration } from '../diagnose/text.ts'
 export { formatDuration } from '../diagnose/text.ts'
 export { formatParentRef } from '../model/parent-ref.ts'
 export { routeId } from '../model/route-id.ts'
+
+/** Who wrote a problem's message: a controller, or predict saying what a controller would write. */
+export function messageLabel(mode: Mode): string {
+  return mode === 'predict' ? 'a controller would write' : 'controller says'
+}
 
 /** "Accepted=False (NotAllowedByListeners)", "Accepted=True"; "stale" when the controller has not seen the spec. */
 export function conditionLabel(condition: Condition): string {
@@ -59,4 +72,43 @@ export function probeLabel(probe: ProbeResult): string {
         : last.error?.split(':')[0]
   const tls = probe.tlsVerified === false ? ', TLS not verified' : ''
   return `traffic: ${state}${answer === undefined ? '' : ` (${answer}${tls})`}`
+}
+
+/**
+ * What a prediction rests on, one plain sentence each: where the cluster objects came from and how old
+ * they are, how far each controller agreed with predict on its own Routes, and what predict could not
+ * see or did not take.
+ */
+export function predictionLines(prediction: Prediction): string[] {
+  const { source } = prediction
+  const where = [
+    source.context ? `context ${source.context}` : undefined,
+    source.cluster ? `server ${source.cluster}` : undefined
+  ].filter((part) => part !== undefined)
+  const age =
+    source.ageSeconds === undefined ? undefined : `${formatDuration(source.ageSeconds * 1000)} old`
+  const origin =
+    source.kind === 'live'
+      ? `Predicted against the live cluster (read-only${where.length > 0 ? `, ${where.join(', ')}` : ''}).`
+      : source.kind === 'dump'
+        ? source.takenAt === undefined
+          ? 'Predicted against a dump that does not say when it was taken (not written by route-gate dump): its age is unknown.'
+          : `Predicted against a dump taken ${source.takenAt}${age ? ` (${age})` : ''}${where.length > 0 ? ` from ${where.join(', ')}` : ''}.`
+        : 'Predicted from the manifests alone: no cluster objects.'
+  return [
+    origin,
+    ...prediction.calibration.map(
+      (c) =>
+        `${c.controllerName} agrees with predict on ${c.agrees} of ${c.of} existing Routes${c.distrusted.length > 0 ? `; it disagrees on ${c.distrusted.join(', ')}, which are not predicted for it` : ''}.`
+    ),
+    ...prediction.newGateways.map(
+      (g) =>
+        `Gateway ${g} is new in the manifests: predicted from its spec; no controller has seen it yet.`
+    ),
+    ...prediction.unknownReasons,
+    ...prediction.ignored.map(
+      (d) =>
+        `Ignored ${d.file}:${d.line}${d.kind ? ` (${d.kind}${d.name ? ` ${d.name}` : ''})` : ''}: ${d.why}`
+    )
+  ]
 }

@@ -3,7 +3,13 @@
 // with each Route that is not ready and what to do about it, each explanation said once. Every cluster
 // string passes through the escapers; the whole stays under the runner's 1 MiB summary limit.
 
-import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
+import type {
+  AnyParentResult,
+  Problem,
+  AnyReport,
+  AnyRouteResult,
+  ReportVerdict
+} from '../model/types.ts'
 import { escapeMarkdownInline as md, fencedCode, truncate } from './escape.ts'
 import { sourceLink, type SourceLinks } from './source-link.ts'
 import {
@@ -11,6 +17,7 @@ import {
   conditionLabel,
   formatDuration,
   formatParentRef,
+  predictionLines,
   probeLabel,
   problemReason,
   routeId
@@ -37,30 +44,35 @@ const LIMITS = {
 // Evidence this short reads better in the open than behind a click.
 const INLINE_EVIDENCE = { items: 3, chars: 600 }
 
-const ICON: Record<Verdict, string> = { ready: '✅', failed: '❌', pending: '⏳' }
+const ICON: Record<ReportVerdict, string> = {
+  ready: '✅',
+  failed: '❌',
+  pending: '⏳',
+  unknown: '❔'
+}
 const WARNING_ICON = '⚠️'
 
 // Failed first, then pending, then ready with warnings, then plain ready: the order in which a reader
 // needs them, and the order in which the size cap keeps them.
-function rank(route: RouteResult): number {
+function rank(route: AnyRouteResult): number {
   if (route.verdict === 'failed') return 0
-  if (route.verdict === 'pending') return 1
+  if (route.verdict === 'pending' || route.verdict === 'unknown') return 1
   return hasWarnings(route) ? 2 : 3
 }
 
-function allProblems(route: RouteResult): Problem[] {
+function allProblems(route: AnyRouteResult): Problem[] {
   return [...(route.problems ?? []), ...route.parents.flatMap((parent) => parent.problems)]
 }
 
-function hasWarnings(route: RouteResult): boolean {
+function hasWarnings(route: AnyRouteResult): boolean {
   return allProblems(route).length > 0
 }
 
-function routeIcon(route: RouteResult): string {
+function routeIcon(route: AnyRouteResult): string {
   return route.verdict === 'ready' && hasWarnings(route) ? WARNING_ICON : ICON[route.verdict]
 }
 
-function parentIcon(parent: ParentResult): string {
+function parentIcon(parent: AnyParentResult): string {
   return parent.verdict === 'ready' && parent.problems.length > 0
     ? WARNING_ICON
     : ICON[parent.verdict]
@@ -70,15 +82,16 @@ function bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8')
 }
 
-function headline(report: Report): string {
+function headline(report: AnyReport): string {
   const { counts } = report
   const title =
     counts.routes === 0
       ? 'no Routes found'
-      : `${counts.ready} of ${counts.routes} Route${counts.routes === 1 ? '' : 's'} ready`
+      : `${counts.ready} of ${counts.routes} Route${counts.routes === 1 ? '' : 's'}${report.mode === 'predict' ? ' predicted' : ''} ready`
   const facts = [
     counts.failed > 0 ? `**${counts.failed} failed**` : undefined,
     counts.pending > 0 ? `**${counts.pending} pending**` : undefined,
+    (counts.unknown ?? 0) > 0 ? `**${counts.unknown} unknown**` : undefined,
     `mode: ${report.mode}`,
     report.elapsedMs === undefined ? undefined : `elapsed ${formatDuration(report.elapsedMs)}`,
     report.timedOut === true
@@ -86,7 +99,14 @@ function headline(report: Report): string {
       : undefined
   ].filter((fact) => fact !== undefined)
   const lines = [`## ${ICON[report.verdict]} route-gate: ${title}`, '', facts.join(' · ')]
-  if (report.verdict !== 'ready' && counts.routes > 0) {
+  if (report.mode === 'predict' && report.verdict !== 'ready' && counts.routes > 0) {
+    lines.push(
+      '',
+      'Predicted before anything is applied: what a conformant controller would write for each ' +
+        'parent of each Route in the manifests. `failed` is decided by the objects; `unknown` says ' +
+        'what the objects cannot tell.'
+    )
+  } else if (report.verdict !== 'ready' && counts.routes > 0) {
     lines.push(
       '',
       'A Route is ready when every Gateway it names (its parents) has accepted it and resolved its ' +
@@ -96,7 +116,7 @@ function headline(report: Report): string {
   return lines.join('\n')
 }
 
-function transitionsSection(report: Report): string {
+function transitionsSection(report: AnyReport): string {
   const transitions = report.transitions ?? []
   if (transitions.length === 0) return ''
   const shown = transitions.slice(0, LIMITS.transitions)
@@ -128,7 +148,7 @@ function reasons(problems: Problem[]): string {
   return unique.map((reason) => md(truncate(reason, LIMITS.reason))).join(', ')
 }
 
-function tableRows(route: RouteResult): string[] {
+function tableRows(route: AnyRouteResult): string[] {
   const name = `${md(route.kind)} <code>${md(`${route.namespace}/${route.name}`)}</code>`
   const rows = route.parents.map((parent) => {
     const controller = parent.controllerName ? md(parent.controllerName) : '—'
@@ -230,7 +250,7 @@ function problemBlock({ problem, reasons, messages, evidence }: ProblemGroup): s
   return parts.join('\n\n')
 }
 
-function parentBlock(parent: ParentResult, explain: (group: ProblemGroup) => string): string {
+function parentBlock(parent: AnyParentResult, explain: (group: ProblemGroup) => string): string {
   const facts = [
     `${parentIcon(parent)} ${parent.verdict}`,
     parent.controllerName
@@ -246,12 +266,13 @@ function parentBlock(parent: ParentResult, explain: (group: ProblemGroup) => str
     `#### Parent ${md(formatParentRef(parent.parentRef))}`,
     facts.join(' · '),
     ...chain,
+    ...(parent.why ?? []).map((why) => `Cannot tell: ${md(truncate(why, LIMITS.note))}`),
     ...groupProblems(parent.problems).map(explain)
   ].join('\n\n')
 }
 
 /** "ready after 12.3s" from the run's start, or "ready at the first read": only what the report proves. */
-function timeToReady(route: RouteResult, report: Report): string | undefined {
+function timeToReady(route: AnyRouteResult, report: AnyReport): string | undefined {
   if (route.verdict !== 'ready' || report.mode !== 'gate' || report.startedAt === undefined)
     return undefined
   if (route.readyAt === undefined) return 'ready at the first read'
@@ -259,7 +280,7 @@ function timeToReady(route: RouteResult, report: Report): string | undefined {
   return Number.isFinite(ms) && ms >= 0 ? `ready after ${formatDuration(ms)}` : undefined
 }
 
-function sourceText(route: RouteResult, links: SourceLinks | undefined): string | undefined {
+function sourceText(route: AnyRouteResult, links: SourceLinks | undefined): string | undefined {
   if (route.source === undefined) return undefined
   const label = md(`${route.source.file}:${route.source.line}`)
   const url = links && sourceLink(links, route.source)
@@ -267,8 +288,8 @@ function sourceText(route: RouteResult, links: SourceLinks | undefined): string 
 }
 
 function routeDetail(
-  route: RouteResult,
-  report: Report,
+  route: AnyRouteResult,
+  report: AnyReport,
   said: Said,
   links: SourceLinks | undefined
 ): string {
@@ -299,7 +320,7 @@ function routeDetail(
   return parts.join('\n\n')
 }
 
-function readyRow(route: RouteResult, report: Report): string {
+function readyRow(route: AnyRouteResult, report: AnyReport): string {
   const parents = route.parents
     .slice(0, LIMITS.readyParents)
     .map((p) => formatParentRef(p.parentRef))
@@ -320,15 +341,18 @@ function readySection(rows: string[], total: number, others: boolean, timed: boo
   return `<details><summary>✅ ${label}</summary>${list}\n\n</details>`
 }
 
-function notesSection(report: Report): string {
-  const notes = report.notes ?? []
+function notesSection(report: AnyReport): string {
+  const notes = [
+    ...(report.prediction ? predictionLines(report.prediction) : []),
+    ...(report.notes ?? [])
+  ]
   if (notes.length === 0) return ''
   const shown = notes.slice(0, LIMITS.notes).map((note) => `- ${md(truncate(note, LIMITS.note))}`)
   if (notes.length > LIMITS.notes) shown.push(`- … ${notes.length - LIMITS.notes} more notes`)
   return ['### Notes', '', ...shown].join('\n')
 }
 
-function footer(report: Report): string {
+function footer(report: AnyReport): string {
   const tool =
     report.tool === undefined ? 'route-gate' : `${report.tool.name} ${report.tool.version}`
   return `<sub>${md(tool)} · report schemaVersion ${report.schemaVersion}</sub>`
@@ -353,7 +377,7 @@ export interface SummaryOptions {
   links?: SourceLinks
 }
 
-export function renderSummary(report: Report, options: SummaryOptions = {}): string {
+export function renderSummary(report: AnyReport, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
   const said = new Said()
   const timed = report.mode === 'gate' && report.startedAt !== undefined

@@ -1,14 +1,22 @@
 // The CLI's terminal rendering. The CLI may run inside a workflow step, where stdout is the workflow
 // log, so cluster text passes through safeLogLine: no escapes of its own, no workflow commands.
 
-import type { ParentResult, Problem, Report, RouteResult, Verdict } from '../model/types.ts'
+import type {
+  AnyParentResult,
+  Problem,
+  AnyReport,
+  AnyRouteResult,
+  ReportVerdict
+} from '../model/types.ts'
 import { safeLogLine, truncate } from './escape.ts'
 import {
   chainLabel,
   conditionLabel,
   formatDuration,
   formatParentRef,
+  messageLabel,
   orphanLabel,
+  predictionLines,
   probeLabel,
   problemReason,
   routeId
@@ -23,6 +31,7 @@ interface Palette {
   ready: Paint
   failed: Paint
   pending: Paint
+  unknown: Paint
   warning: Paint
   dim: Paint
   bold: Paint
@@ -36,6 +45,7 @@ const COLOR: Palette = {
   ready: sgr(32, 39),
   failed: sgr(31, 39),
   pending: sgr(33, 39),
+  unknown: sgr(35, 39),
   warning: sgr(33, 39),
   dim: sgr(2, 22),
   bold: sgr(1, 22)
@@ -46,12 +56,13 @@ const PLAIN: Palette = {
   ready: identity,
   failed: identity,
   pending: identity,
+  unknown: identity,
   warning: identity,
   dim: identity,
   bold: identity
 }
 
-const ICON: Record<Verdict, string> = { ready: '✓', failed: '✗', pending: '○' }
+const ICON: Record<ReportVerdict, string> = { ready: '✓', failed: '✗', pending: '○', unknown: '?' }
 const WARNING_ICON = '⚠'
 
 /** Cluster text, made safe for the log and indented line by line. */
@@ -76,7 +87,7 @@ function safe(text: string): string {
   return safeLogLine(text).replace(/\n/g, ' ')
 }
 
-function problemLines(problem: Problem, indent: string, paint: Palette): string[] {
+function problemLines(problem: Problem, indent: string, paint: Palette, voice: string): string[] {
   const icon =
     problem.severity === 'warning' ? paint.warning(WARNING_ICON) : paint.failed(ICON.failed)
   const lines = [
@@ -84,7 +95,7 @@ function problemLines(problem: Problem, indent: string, paint: Palette): string[
   ]
   const inner = `${indent}  `
   if (problem.message !== undefined && problem.message.trim() !== '') {
-    lines.push(...labeled(paint.dim('controller says:'), problem.message, inner))
+    lines.push(...labeled(paint.dim(`${voice}:`), problem.message, inner))
   }
   lines.push(...labeled(paint.bold('what to do:'), problem.remediation, inner))
   if (problem.evidence !== undefined && problem.evidence.length > 0) {
@@ -100,7 +111,7 @@ function problemLines(problem: Problem, indent: string, paint: Palette): string[
   return lines
 }
 
-function parentLines(parent: ParentResult, paint: Palette): string[] {
+function parentLines(parent: AnyParentResult, paint: Palette, voice: string): string[] {
   const warned = parent.verdict === 'ready' && parent.problems.length > 0
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
@@ -117,11 +128,12 @@ function parentLines(parent: ParentResult, paint: Palette): string[] {
   return [
     `    ${icon} parent ${safe(formatParentRef(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
     ...chain,
-    ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint))
+    ...(parent.why ?? []).flatMap((why) => labeled(paint.dim('cannot tell:'), why, '        ')),
+    ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint, voice))
   ]
 }
 
-function routeLines(route: RouteResult, paint: Palette): string[] {
+function routeLines(route: AnyRouteResult, paint: Palette, voice: string): string[] {
   const problems = route.problems ?? []
   const warned =
     route.verdict === 'ready' &&
@@ -145,31 +157,36 @@ function routeLines(route: RouteResult, paint: Palette): string[] {
   if (route.verdict === 'ready' && !warned) return [head, ...orphanLines]
   return [
     head,
-    ...problems.flatMap((problem) => problemLines(problem, '    ', paint)),
-    ...route.parents.flatMap((parent) => parentLines(parent, paint)),
+    ...problems.flatMap((problem) => problemLines(problem, '    ', paint, voice)),
+    ...route.parents.flatMap((parent) => parentLines(parent, paint, voice)),
     ...orphanLines
   ]
 }
 
-const RANK: Record<Verdict, number> = { failed: 0, pending: 1, ready: 2 }
+const RANK: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pending: 2, ready: 3 }
 
-export function renderText(report: Report, options: { color: boolean }): string {
+export function renderText(report: AnyReport, options: { color: boolean }): string {
   const paint = options.color ? COLOR : PLAIN
   const routes = report.routes
     .map((route, index) => ({ route, index }))
     .sort((a, b) => RANK[a.route.verdict] - RANK[b.route.verdict] || a.index - b.index)
-    .flatMap(({ route }) => routeLines(route, paint))
+    .flatMap(({ route }) => routeLines(route, paint, messageLabel(report.mode)))
 
   const { counts } = report
-  const verdict = `${ICON[report.verdict]} ${counts.ready} of ${counts.routes} Routes ready`
+  const predicted = report.mode === 'predict' ? ' predicted' : ''
+  const verdict = `${ICON[report.verdict]} ${counts.ready} of ${counts.routes} Routes${predicted} ready`
   const facts = [
     counts.failed > 0 ? `${counts.failed} failed` : undefined,
     counts.pending > 0 ? `${counts.pending} pending` : undefined,
+    (counts.unknown ?? 0) > 0 ? `${counts.unknown} unknown` : undefined,
     report.mode,
     report.elapsedMs === undefined ? undefined : formatDuration(report.elapsedMs),
     report.timedOut === true ? 'timed out' : undefined
   ].filter((fact) => fact !== undefined)
-  const notes = (report.notes ?? []).flatMap((note) => bullet(note, '  '))
+  const notes = [
+    ...(report.prediction ? predictionLines(report.prediction) : []),
+    ...(report.notes ?? [])
+  ].flatMap((note) => bullet(note, '  '))
   return [
     ...routes,
     ...(routes.length > 0 ? [''] : []),

@@ -9,11 +9,13 @@ import type {
   RouteScope,
   RouteWatchHandlers
 } from '../../src/cluster/types.ts'
-import type { RouteKind, RouteObject, World } from '../../src/model/types.ts'
+import type { ClusterDump } from '../../src/cluster/types.ts'
+import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../../src/model/types.ts'
 
 export class FakeCluster implements ClusterClient {
   readonly description = 'https://fake:6443 (context fake)'
   readonly namespace = 'default'
+  readonly origin = { server: 'https://fake:6443', context: 'fake' }
   world: World = {
     gatewayClasses: [],
     gateways: [],
@@ -100,6 +102,30 @@ export class FakeCluster implements ClusterClient {
   readWorld(namespaces: string[]): Promise<World> {
     this.worldReads.push(namespaces)
     return Promise.resolve(this.world)
+  }
+
+  /** the world and the Routes, every kind listed completely */
+  readDump(): Promise<ClusterDump> {
+    const { gatewayClasses, gateways, namespaces, services, referenceGrants } = this.world
+    return Promise.resolve({
+      objects: [
+        ...gatewayClasses,
+        ...gateways,
+        ...this.routes,
+        ...namespaces,
+        ...services,
+        ...referenceGrants
+      ],
+      forbidden: [],
+      complete: [
+        'GatewayClass',
+        'Gateway',
+        'Namespace',
+        'Service',
+        'ReferenceGrant',
+        ...ROUTE_KINDS
+      ]
+    })
   }
 
   close(): void {

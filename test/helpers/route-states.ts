@@ -112,7 +112,7 @@ export async function gateInProcess(
       cwd: REPO,
       now: Date.now
     })
-    return { report, log, startedAt, endedAt: Date.now() }
+    return { report: report as Report, log, startedAt, endedAt: Date.now() }
   } catch (error) {
     return { error: error as Error, log, startedAt, endedAt: Date.now() }
   }

@@ -59,6 +59,10 @@ const EXPECTED: Record<VerbName, { has: string[]; lacks: string[] }> = {
       'traffic-successes'
     ].concat(['output-file', 'cluster-name'])
   },
+  predict: {
+    has: ['manifests', 'from-file', 'namespace', 'strict', 'kubeconfig', 'format', 'report-file'],
+    lacks: ['routes', 'selector', 'timeout', 'dry-run', 'verify-traffic', 'previous', 'output-file']
+  },
   dump: {
     has: ['output-file', 'kubeconfig', 'context'],
     lacks: ['manifests', 'routes', 'namespace', 'format', 'timeout', 'from-file']
@@ -223,7 +227,7 @@ describe('mistakes name the nearest right word', () => {
     ['monitr', 'did you mean monitor? '],
     ['deploy', '']
   ])('unknown verb %s', (verb, suggestion) => {
-    const message = `Unknown command "${verb}": ${suggestion}use one of check, apply, monitor, dump (see route-gate --help)`
+    const message = `Unknown command "${verb}": ${suggestion}use one of check, apply, monitor, predict, dump (see route-gate --help)`
     expect(errorOf([verb])).toBe(message)
     expect(errorOf(['help', verb])).toBe(message)
   })

@@ -235,11 +235,11 @@ describe('usage and errors', () => {
     ],
     [
       ['deploy'],
-      'route-gate: Unknown command "deploy": use one of check, apply, monitor, dump (see route-gate --help)'
+      'route-gate: Unknown command "deploy": use one of check, apply, monitor, predict, dump (see route-gate --help)'
     ],
     [
       ['aply'],
-      'route-gate: Unknown command "aply": did you mean apply? use one of check, apply, monitor, dump (see route-gate --help)'
+      'route-gate: Unknown command "aply": did you mean apply? use one of check, apply, monitor, predict, dump (see route-gate --help)'
     ],
     [
       ['check', '--routes', 'httproute/web', '--kubeconfig', '/nonexistent/kubeconfig'],

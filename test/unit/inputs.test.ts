@@ -194,7 +194,7 @@ describe("the Action's mode names the CLI's verbs", () => {
     )
     expect(actionSettings({ mode: 'apply', 'dry-run': 'true' }).dryRun).toBe(true)
     expect(errorOf(() => actionSettings({ mode: 'deploy' }))).toBe(
-      'Invalid mode "deploy": use one of gate, check, apply, monitor'
+      'Invalid mode "deploy": use one of gate, check, apply, monitor, predict'
     )
   })
 })

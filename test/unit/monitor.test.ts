@@ -13,7 +13,7 @@ import {
   runMonitor
 } from '../../src/monitor.ts'
 import type { RouteState } from '../../src/model/transitions.ts'
-import type { RouteObject, Transition, TransitionState } from '../../src/model/types.ts'
+import type { Report, RouteObject, Transition, TransitionState } from '../../src/model/types.ts'
 import { run } from '../../src/run.ts'
 import { FakeCluster } from '../helpers/fake-cluster.ts'
 import { expectValidReport } from '../helpers/schema.ts'
@@ -230,7 +230,7 @@ describe('offline monitor and state files', () => {
     const notReady = first.counts.failed + first.counts.pending
     expect(second.transitions).toHaveLength(notReady)
     expect(second.transitions!.every((t) => t.from === 'ready' && t.to !== 'ready')).toBe(true)
-    expect(monitorExitCode(second, 'degraded')).toBe(1)
+    expect(monitorExitCode(second as Report, 'degraded')).toBe(1)
   })
 
   it('refuses a previous file that is missing, not JSON, or not a report', async () => {
@@ -286,7 +286,7 @@ describe('monitor inputs', () => {
     )
     expect(error({ 'cluster-name': 'prod eu' })).toMatch(/^Invalid cluster-name "prod eu"/)
     expect(() => parseSettings((name) => ({ mode: 'watch' })[name])).toThrow(
-      new InputError('Invalid mode "watch": use one of gate, check, apply, monitor')
+      new InputError('Invalid mode "watch": use one of gate, check, apply, monitor, predict')
     )
     expect(error({ manifests: 'deploy/', routes: 'httproute/web' })).toMatch(
       /^Invalid inputs: manifests, routes belong to the gate/

@@ -217,6 +217,26 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     expect(refute(route({}), ref('edge'), world)).toEqual([])
   })
 
+  it('a listener its controller refused (Accepted=False) admits nothing: named as evidence, not taken as a contradiction', () => {
+    const refused = {
+      ...listenerStatus('http', ['HTTPRoute']),
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'False',
+          reason: 'PortUnavailable',
+          message: 'Cannot find entryPoint for Gateway'
+        }
+      ]
+    }
+    const world = withGateway([openListener('http', 9999, 'HTTP')], { listeners: [refused] })
+    const d = notAllowed(route({}), ref('edge'), world)
+    expect(d.evidence).toContain(
+      'Listener http (port 9999, HTTP) was refused by its controller (Accepted=False, PortUnavailable: Cannot find entryPoint for Gateway), so it admits no Route.'
+    )
+    expect(refute(route({}), ref('edge'), world)).toEqual([])
+  })
+
   it('a dump without Namespaces is not blamed for a from: Same refusal', () => {
     const world: World = { ...baseWorld(), namespaces: [], partial: true }
     const d = notAllowed(route({}), ref('web', { sectionName: 'http' }), world)

@@ -1,0 +1,268 @@
+// route-gate predict: what a conformant controller would write for the Routes of a pull request, from
+// the cluster's objects overlaid with the manifests, before anything is applied. Pure: no I/O.
+// Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML).
+import type { ManifestDocument } from '../cluster/types.ts'
+import { explainRoute } from '../diagnose/explain.ts'
+import type { Settings } from '../inputs.ts'
+import { isGatewayRef } from '../model/owner.ts'
+import { routeParentRefs } from '../model/parent-ref.ts'
+import { compareText } from '../model/route-id.ts'
+import type {
+  Calibration,
+  Finding,
+  ParentResult,
+  ParentVerdict,
+  PredictReport,
+  PredictVerdict,
+  PredictionSource,
+  ReportVerdict,
+  RouteObject,
+  RouteResult,
+  Verdict
+} from '../model/types.ts'
+import { calibrate } from './calibrate.ts'
+import { index, overlay } from './overlay.ts'
+import type { NeededKind, Objects } from './overlay.ts'
+import { addToDump, predictParent, predictedConditions, verdictOf } from './rules.ts'
+import type { ParentPrediction } from './rules.ts'
+
+export { overlay } from './overlay.ts'
+
+export interface PredictInput {
+  /** from a dump or a live read-only list (may be empty) */
+  cluster: ManifestDocument[]
+  /** the pull request's documents, with file and line */
+  manifests: ManifestDocument[]
+  source: PredictionSource & {
+    /** kinds the source provably lists completely, e.g. 'Service' or 'Gateway' */
+    complete: string[]
+  }
+  now: Date
+  /** conditions: the required types; namespace: where manifests without one land (default 'default') */
+  settings: Pick<Settings, 'strict' | 'conditions' | 'namespace'>
+  toolVersion: string
+}
+
+const TRAEFIK = 'traefik.io/gateway-controller'
+
+/** Whys, missing kinds and notes gathered over the whole run. */
+interface Run {
+  objects: Objects
+  required: string[]
+  calibration: Map<string, Calibration>
+  newGateways: Set<string>
+  unknownReasons: Set<string>
+  missingKinds: Set<NeededKind>
+  notes: Set<string>
+}
+
+/**
+ * A failing condition whose reason this controller disagreed on for existing Routes becomes unknown:
+ * the calibration showed that the controller does not write what the spec predicts there.
+ */
+function distrust(prediction: ParentPrediction, run: Run): ParentPrediction {
+  const calibration = prediction.controllerName
+    ? run.calibration.get(prediction.controllerName)
+    : undefined
+  if (!calibration || calibration.distrusted.length === 0) return prediction
+  const out = { ...prediction }
+  for (const key of ['accepted', 'resolvedRefs'] as const) {
+    const outcome = out[key]
+    if (outcome?.status !== 'False' || !calibration.distrusted.includes(outcome.reason)) continue
+    const example = calibration.disagreements.find(
+      (d) => d.predicted.includes(outcome.reason) || d.written.includes(outcome.reason)
+    )
+    out[key] = {
+      status: 'Unknown',
+      why: `Predicted ${outcome.reason} (${outcome.message}), but ${calibration.controllerName} disagreed on ${outcome.reason} for existing Routes${example ? ` (${example.route}: predicted ${example.predicted}, written ${example.written})` : ''}, so it is not predicted for this controller.`
+    }
+  }
+  return out
+}
+
+function whyOf(prediction: ParentPrediction): string[] {
+  const outcomes = [prediction.parent, prediction.accepted, prediction.resolvedRefs]
+  return outcomes.flatMap((o) => (o?.status === 'Unknown' ? [o.why] : []))
+}
+
+function findingsOf(prediction: ParentPrediction, verdict: PredictVerdict, run: Run): Finding[] {
+  const controller = prediction.controllerName ? { controllerName: prediction.controllerName } : {}
+  if (prediction.parent?.status === 'False') {
+    return [{ reason: 'NoStatus', severity: 'error', message: prediction.parent.message }]
+  }
+  const findings: Finding[] = predictedConditions(prediction)
+    .filter((c) => c.status === 'False')
+    .map((c) => ({
+      condition: c.type,
+      reason: c.reason ?? '',
+      severity: run.required.includes(c.type) ? 'error' : 'warning',
+      ...(c.message ? { message: c.message } : {}),
+      ...controller
+    }))
+  if (verdict === 'unknown') {
+    findings.push({
+      reason: 'Unpredictable',
+      severity: 'warning',
+      message: whyOf(prediction).join(' ')
+    })
+  }
+  return findings
+}
+
+/** The model's verdict vocabulary for the diagnosis: unknown is a parent still to be decided. */
+const AS_VERDICT: Record<PredictVerdict, Verdict> = {
+  ready: 'ready',
+  failed: 'failed',
+  unknown: 'pending'
+}
+
+function combine(verdicts: PredictVerdict[]): PredictVerdict {
+  if (verdicts.includes('failed')) return 'failed'
+  return verdicts.includes('unknown') ? 'unknown' : 'ready'
+}
+
+function note(prediction: ParentPrediction, run: Run): void {
+  const ref = prediction.parentRef
+  const gateway = `${ref.namespace}/${ref.name}`
+  if (isGatewayRef(ref) && run.newGateways.has(gateway)) {
+    run.notes.add(
+      `Gateway ${gateway} is new in the manifests: it is predicted from its spec, and no controller has seen it yet.`
+    )
+  }
+  if (prediction.controllerName === TRAEFIK && prediction.resolvedRefs?.status === 'True') {
+    run.notes.add(
+      'Traefik writes ResolvedRefs=False (BackendNotFound) for a Service without EndpointSlices; the cluster source does not say whether the Services of its Routes have ready endpoints, so their ready is predicted from the Service alone.'
+    )
+  }
+  for (const outcome of [prediction.parent, prediction.accepted, prediction.resolvedRefs]) {
+    if (outcome?.status !== 'Unknown') continue
+    if (outcome.needs) {
+      run.missingKinds.add(outcome.needs)
+      run.unknownReasons.add(`${addToDump(outcome.needs)}.`)
+    } else run.unknownReasons.add(outcome.why)
+  }
+}
+
+function predictRoute(
+  route: RouteObject,
+  source: { file: string; line: number },
+  run: Run
+): RouteResult<ReportVerdict> {
+  const predictions = routeParentRefs(route).map((ref) => {
+    const prediction = distrust(predictParent(route, ref, run.objects), run)
+    note(prediction, run)
+    return { prediction, verdict: verdictOf(prediction, run.required) }
+  })
+  const parents: ParentVerdict[] = predictions.map(({ prediction, verdict }) => ({
+    parentRef: prediction.parentRef,
+    verdict: AS_VERDICT[verdict],
+    controllerName: prediction.controllerName ?? null,
+    conditions: predictedConditions(prediction),
+    findings: findingsOf(prediction, verdict, run),
+    otherControllers: []
+  }))
+  const routeFindings: Finding[] =
+    parents.length === 0
+      ? [
+          {
+            reason: 'NoParentRefs',
+            severity: 'error',
+            message: 'The Route attaches to nothing: it has no spec.parentRefs.'
+          }
+        ]
+      : []
+  const verdicts = predictions.map((p) => p.verdict)
+  const verdict = routeFindings.length > 0 ? 'failed' : combine(verdicts)
+  const explained = explainRoute(
+    {
+      route,
+      verdict: AS_VERDICT[verdict],
+      parents,
+      findings: routeFindings,
+      orphans: [],
+      notes: []
+    },
+    run.objects.world,
+    { source }
+  )
+  const { orphans: _orphans, ...rest } = explained
+  return {
+    ...rest,
+    verdict,
+    parents: explained.parents.map((parent, i): ParentResult<ReportVerdict> => {
+      const predicted = predictions[i]
+      const why = predicted ? whyOf(predicted.prediction) : []
+      return {
+        ...parent,
+        verdict: predicted?.verdict ?? 'unknown',
+        ...(predicted?.verdict === 'unknown' && why.length > 0 ? { why } : {})
+      }
+    })
+  }
+}
+
+const ATTENTION: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pending: 2, ready: 3 }
+
+export function predict(input: PredictInput): PredictReport {
+  const cluster = input.cluster.map((d) => d.object)
+  const layered = overlay(cluster, input.manifests, input.settings.namespace)
+  const clusterOnly = index(overlay(cluster, []).objects, input.source.complete)
+  const required = input.settings.conditions
+  const calibration = calibrate(clusterOnly, required)
+  const run: Run = {
+    objects: index(layered.objects, input.source.complete),
+    required,
+    calibration: new Map(calibration.map((c) => [c.controllerName, c])),
+    newGateways: layered.newGateways,
+    unknownReasons: new Set(),
+    missingKinds: new Set(),
+    notes: new Set()
+  }
+  const routes = layered.routes
+    .map(({ route, file, line }) => predictRoute(route, { file, line }, run))
+    .sort(
+      (a, b) =>
+        ATTENTION[a.verdict] - ATTENTION[b.verdict] ||
+        compareText(a.kind, b.kind) ||
+        compareText(a.namespace, b.namespace) ||
+        compareText(a.name, b.name)
+    )
+  const count = (verdict: ReportVerdict): number =>
+    routes.filter((r) => r.verdict === verdict).length
+  const { complete: _complete, ...source } = input.source
+  if (source.takenAt !== undefined) {
+    const taken = Date.parse(source.takenAt)
+    if (!Number.isNaN(taken))
+      source.ageSeconds = Math.max(0, Math.round((input.now.getTime() - taken) / 1000))
+  }
+  for (const c of calibration) {
+    if (c.distrusted.length > 0)
+      run.unknownReasons.add(
+        `${c.controllerName} disagreed with predict on ${c.distrusted.join(', ')} for existing Routes: those reasons are not predicted for it.`
+      )
+  }
+  const notes = [...run.notes]
+  return {
+    schemaVersion: 1,
+    tool: { name: 'route-gate', version: input.toolVersion },
+    mode: 'predict',
+    verdict: combine(routes.map((r) => r.verdict as PredictVerdict)),
+    counts: {
+      routes: routes.length,
+      ready: count('ready'),
+      failed: count('failed'),
+      pending: 0,
+      unknown: count('unknown')
+    },
+    routes,
+    ...(notes.length > 0 ? { notes } : {}),
+    prediction: {
+      source,
+      calibration,
+      unknownReasons: [...run.unknownReasons],
+      newGateways: [...layered.newGateways],
+      missingKinds: [...run.missingKinds],
+      ignored: layered.ignored
+    }
+  }
+}

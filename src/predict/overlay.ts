@@ -1,0 +1,195 @@
+// One object set from the cluster source and the pull request's manifests: a manifest object replaces
+// the cluster's object of the same group, kind, namespace and name. Indexed once by kind, namespace and
+// name, so predicting thousands of Routes never scans a list per lookup.
+import type { ManifestDocument } from '../cluster/types.ts'
+import { isRouteObject } from '../model/kinds.ts'
+import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
+import type { IgnoredDocument, KubeObject, RouteObject, World } from '../model/types.ts'
+import { isRecord, stringField } from '../model/unknown.ts'
+
+/** The kinds predict reads, by the World array that holds them; Routes are kept apart. */
+const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial' | 'served'>> = {
+  GatewayClass: 'gatewayClasses',
+  Gateway: 'gateways',
+  Namespace: 'namespaces',
+  Service: 'services',
+  ReferenceGrant: 'referenceGrants',
+  ListenerSet: 'listenerSets',
+  XListenerSet: 'listenerSets'
+}
+
+const CLUSTER_SCOPED = new Set(['GatewayClass', 'Namespace'])
+
+/** The kinds whose absence from the source predict must name: what `complete` may list. */
+export const NEEDED_KINDS = [
+  'GatewayClass',
+  'Gateway',
+  'Namespace',
+  'Service',
+  'ReferenceGrant',
+  'ListenerSet'
+] as const
+export type NeededKind = (typeof NEEDED_KINDS)[number]
+
+/** How the dump's `unreadable` wording names each kind (see diagnose/world.ts blindSpots). */
+const RESOURCES: Record<NeededKind, string> = {
+  GatewayClass: 'gatewayclasses',
+  Gateway: 'gateways',
+  Namespace: 'namespaces',
+  Service: 'services',
+  ReferenceGrant: 'referencegrants',
+  ListenerSet: 'listenersets'
+}
+
+function groupOf(object: KubeObject): string {
+  const slash = object.apiVersion.indexOf('/')
+  return slash === -1 ? '' : object.apiVersion.slice(0, slash)
+}
+
+function key(kind: string, namespace: string | undefined, name: string): string {
+  return `${kind}\u0000${namespace ?? ''}\u0000${name}`
+}
+
+/** "kind\0namespace\0name" of an object, its namespace defaulted as kubectl apply would. */
+function objectKey(object: KubeObject): string {
+  return `${groupOf(object)}\u0000${key(object.kind, object.metadata.namespace, object.metadata.name)}`
+}
+
+function withNamespace(object: KubeObject, namespace: string): KubeObject {
+  if (CLUSTER_SCOPED.has(object.kind) || object.metadata.namespace) return object
+  return { ...object, metadata: { ...object.metadata, namespace } }
+}
+
+function wellFormed(object: unknown): object is KubeObject {
+  return (
+    isRecord(object) &&
+    typeof object.apiVersion === 'string' &&
+    typeof object.kind === 'string' &&
+    stringField(object.metadata, 'name') !== undefined
+  )
+}
+
+/** Routes and the kinds around them, in their own API group (a Service of another group is not one). */
+function readsAs(object: KubeObject): boolean {
+  if (isRouteObject(object)) return true
+  if (!WORLD_KINDS[object.kind]) return false
+  const group = groupOf(object)
+  if (object.kind === 'Namespace' || object.kind === 'Service') return group === ''
+  return group === (object.kind === 'XListenerSet' ? EXPERIMENTAL_GROUP : GATEWAY_GROUP)
+}
+
+/** The World predict reads, with lookups by name. */
+export interface Objects {
+  world: World
+  routes: RouteObject[]
+  gateway: (namespace: string, name: string) => KubeObject | undefined
+  gatewayClass: (name: string) => KubeObject | undefined
+  namespace: (name: string) => KubeObject | undefined
+  service: (namespace: string, name: string) => KubeObject | undefined
+  grantsIn: (namespace: string) => KubeObject[]
+  /** whether the source lists every object of this kind, so an absent one is really absent */
+  complete: (kind: NeededKind) => boolean
+}
+
+/**
+ * Indexes objects. `complete` names the kinds the cluster source lists completely; a kind that is not
+ * complete is also entered in `world.unreadable`, so the diagnosis' evidence says it could not be checked.
+ */
+export function index(objects: KubeObject[], complete: Iterable<string>): Objects {
+  const world: World = {
+    gatewayClasses: [],
+    gateways: [],
+    namespaces: [],
+    services: [],
+    referenceGrants: [],
+    listenerSets: [],
+    unreadable: []
+  }
+  const routes: RouteObject[] = []
+  const byKey = new Map<string, KubeObject>()
+  const grants = new Map<string, KubeObject[]>()
+  for (const object of objects) {
+    if (isRouteObject(object)) {
+      routes.push(object)
+      continue
+    }
+    const array = WORLD_KINDS[object.kind]
+    if (!array) continue
+    ;(world[array] ??= []).push(object)
+    byKey.set(key(object.kind, object.metadata.namespace, object.metadata.name), object)
+    if (object.kind === 'ReferenceGrant') {
+      const ns = object.metadata.namespace ?? ''
+      grants.set(ns, [...(grants.get(ns) ?? []), object])
+    }
+  }
+  const completeKinds = new Set(complete)
+  for (const kind of NEEDED_KINDS) {
+    if (!completeKinds.has(kind))
+      world.unreadable.push(`${RESOURCES[kind]} in all namespaces: not in the cluster source`)
+  }
+  return {
+    world,
+    routes,
+    gateway: (namespace, name) => byKey.get(key('Gateway', namespace, name)),
+    gatewayClass: (name) => byKey.get(key('GatewayClass', undefined, name)),
+    namespace: (name) => byKey.get(key('Namespace', undefined, name)),
+    service: (namespace, name) => byKey.get(key('Service', namespace, name)),
+    grantsIn: (namespace) => grants.get(namespace) ?? [],
+    complete: (kind) => completeKinds.has(kind)
+  }
+}
+
+export interface Overlay {
+  /** cluster objects with the manifests' in their place */
+  objects: KubeObject[]
+  /** the Routes of the manifests, with their file and line: the ones predicted */
+  routes: { route: RouteObject; file: string; line: number }[]
+  /** Gateways the manifests create that the cluster does not hold: "namespace/name" */
+  newGateways: Set<string>
+  ignored: IgnoredDocument[]
+}
+
+/**
+ * The manifests laid over the cluster objects. Documents predict does not read (a Deployment, a
+ * ConfigMap, a list of unknown shape) are listed as ignored, never guessed at.
+ */
+export function overlay(
+  cluster: KubeObject[],
+  manifests: ManifestDocument[],
+  /** where a namespaced manifest without metadata.namespace lands, as kubectl apply -n would put it */
+  namespace = 'default'
+): Overlay {
+  const merged = new Map<string, KubeObject>()
+  for (const object of cluster) if (wellFormed(object)) merged.set(objectKey(object), object)
+  const routes: Overlay['routes'] = []
+  const newGateways = new Set<string>()
+  const ignored: IgnoredDocument[] = []
+  for (const doc of manifests) {
+    const raw: unknown = doc.object
+    if (!wellFormed(raw)) {
+      ignored.push({
+        file: doc.file,
+        line: doc.line,
+        why: 'not a Kubernetes object (apiVersion, kind and metadata.name are needed)'
+      })
+      continue
+    }
+    if (!readsAs(raw)) {
+      ignored.push({
+        file: doc.file,
+        line: doc.line,
+        kind: raw.kind,
+        name: raw.metadata.name,
+        why: `predict does not read ${raw.kind} (${raw.apiVersion})`
+      })
+      continue
+    }
+    const object = withNamespace(raw, namespace)
+    const k = objectKey(object)
+    if (object.kind === 'Gateway' && !merged.has(k))
+      newGateways.add(`${object.metadata.namespace ?? ''}/${object.metadata.name}`)
+    merged.set(k, object)
+    if (isRouteObject(object)) routes.push({ route: object, file: doc.file, line: doc.line })
+  }
+  return { objects: [...merged.values()], routes, newGateways, ignored }
+}

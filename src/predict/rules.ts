@@ -1,0 +1,456 @@
+// The attachment and reference rules run forwards: from a Route's spec and the objects around it, the
+// Accepted and ResolvedRefs a conformant controller would write for one parentRef. The rules themselves
+// (listener selection, admission, hostnames, grants, Service ports) are the diagnosis' own; this module
+// only orders them and says which outcome is definite. When the objects cannot tell, the answer is
+// unknown with why: predict must never block a correct change on a guess.
+import { grantFor, serviceRefState } from '../diagnose/backends.ts'
+import type { ServiceRefState } from '../diagnose/backends.ts'
+import { findController } from '../diagnose/controllers.ts'
+import { acceptedHostnames } from '../diagnose/hostnames.ts'
+import { selectListeners } from '../diagnose/listener-selection.ts'
+import { admission, admits } from '../diagnose/listeners.ts'
+import type { Admission } from '../diagnose/listeners.ts'
+import {
+  describeBackendRef,
+  emptyRules,
+  isServiceRef,
+  routeBackendRefs,
+  routeHostnames
+} from '../diagnose/route-spec.ts'
+import type { BackendRef } from '../diagnose/route-spec.ts'
+import { checkSelector } from '../diagnose/selectors.ts'
+import { listing } from '../diagnose/text.ts'
+import {
+  conditionOf,
+  conditionsOf,
+  controllerNameOf,
+  describeListener,
+  gatewayClassNameOf,
+  listenersOf,
+  namespaceLabels
+} from '../diagnose/world.ts'
+import { formatParentRef } from '../model/parent-ref.ts'
+import {
+  findListenerSet,
+  isGatewayRef,
+  isListenerSetRef,
+  listenerSetGateway
+} from '../model/owner.ts'
+import type {
+  Condition,
+  KubeObject,
+  ParentRef,
+  PredictVerdict,
+  RouteObject
+} from '../model/types.ts'
+import { isRecord, stringField } from '../model/unknown.ts'
+import type { NeededKind, Objects } from './overlay.ts'
+
+/** One predicted condition: the outcome of a rule, or unknown with why. */
+export type Outcome =
+  | { status: 'True'; reason: string; message: string }
+  | { status: 'False'; reason: string; message: string }
+  | { status: 'Unknown'; why: string; needs?: NeededKind }
+
+/** What predict says of one spec parentRef. */
+export interface ParentPrediction {
+  parentRef: ParentRef
+  /** the class's controllerName, when the Gateway and its class are known */
+  controllerName?: string
+  /**
+   * The conditions a controller would write; absent when none would write any (the parent does not
+   * exist: no controller owns it) or when the parent itself cannot be judged.
+   */
+  accepted?: Outcome
+  resolvedRefs?: Outcome
+  /** the parent's own fate when no condition would be written: missing Gateway or class */
+  parent?: MissingParent
+  /** facts worth a warning on a parent that is otherwise predicted (a Gateway no controller has seen) */
+  warnings: string[]
+}
+
+const ready = (reason: string, message: string): Outcome => ({ status: 'True', reason, message })
+const refused = (reason: string, message: string): Outcome => ({ status: 'False', reason, message })
+const unknown = (why: string, needs?: NeededKind): Extract<Outcome, { status: 'Unknown' }> => ({
+  status: 'Unknown',
+  why,
+  ...(needs ? { needs } : {})
+})
+
+/** What to add to a dump for a kind it lacks. */
+export function addToDump(kind: NeededKind): string {
+  return `the cluster source holds no complete list of ${kind}s: add them to the dump (route-gate dump lists them)`
+}
+
+/** A parent no controller will write status for (absent), or one predict cannot judge. */
+export type MissingParent =
+  { status: 'False'; reason: 'NoStatus'; message: string } | Extract<Outcome, { status: 'Unknown' }>
+
+interface Parent {
+  /** the object whose listeners the parentRef picks from: the Gateway or the ListenerSet */
+  holder: KubeObject
+  gateway: KubeObject
+}
+
+type ParentLookup = Parent | MissingParent
+
+/** A parent object that is absent: failed only when the source lists every object of its kind. */
+function absent(kind: NeededKind, what: string, objects: Objects): MissingParent {
+  if (objects.complete(kind)) {
+    return {
+      status: 'False',
+      reason: 'NoStatus',
+      message: `${what} does not exist, so no controller will write status for this parentRef.`
+    }
+  }
+  return unknown(
+    `${what} is neither in the cluster source nor in the manifests; ${addToDump(kind)}.`,
+    kind
+  )
+}
+
+/** Whether a Gateway's allowedListeners admits a ListenerSet's namespace (from defaults to None). */
+function allowsListenerSet(
+  gateway: KubeObject,
+  listenerSet: KubeObject,
+  objects: Objects
+): Outcome {
+  const allowed: unknown = isRecord(gateway.spec) ? gateway.spec.allowedListeners : undefined
+  const namespaces: unknown = isRecord(allowed) ? allowed.namespaces : undefined
+  const from = stringField(namespaces, 'from') ?? 'None'
+  const lsNamespace = listenerSet.metadata.namespace ?? ''
+  const name = `Gateway ${gateway.metadata.namespace ?? ''}/${gateway.metadata.name}`
+  if (from === 'All' || (from === 'Same' && lsNamespace === gateway.metadata.namespace))
+    return ready('Accepted', '')
+  if (from === 'Selector') {
+    const namespace = objects.namespace(lsNamespace)
+    if (!namespace) {
+      return unknown(
+        `${name} admits ListenerSets from namespaces matching a selector; namespace ${lsNamespace} is not in the source (${addToDump('Namespace')}).`,
+        'Namespace'
+      )
+    }
+    const selector: unknown = isRecord(namespaces) ? namespaces.selector : undefined
+    if (checkSelector(selector, namespaceLabels(namespace)).matches) return ready('Accepted', '')
+  }
+  return refused(
+    'NotAllowed',
+    `${name} does not allow ListenerSets from namespace ${lsNamespace} (spec.allowedListeners.namespaces.from: ${from}).`
+  )
+}
+
+function lookUpParent(ref: ParentRef, objects: Objects): ParentLookup {
+  const refName = `${ref.kind} ${ref.namespace}/${ref.name}`
+  if (isGatewayRef(ref)) {
+    const gateway = objects.gateway(ref.namespace, ref.name)
+    return gateway ? { holder: gateway, gateway } : absent('Gateway', refName, objects)
+  }
+  if (!isListenerSetRef(ref)) {
+    return unknown(
+      `predict judges Gateway and ListenerSet parents; a ${ref.group ? `${ref.kind}.${ref.group}` : ref.kind} parent (a mesh or vendor parent) is left to its controller.`
+    )
+  }
+  const listenerSet = findListenerSet(objects.world, ref)
+  if (!listenerSet) return absent('ListenerSet', refName, objects)
+  const target = listenerSetGateway(listenerSet)
+  if (!target) {
+    return unknown(
+      `${refName} attaches to a parent that is not a Gateway; predict cannot follow it.`
+    )
+  }
+  const gateway = objects.gateway(target.namespace, target.name)
+  if (!gateway)
+    return absent(
+      'Gateway',
+      `Gateway ${target.namespace}/${target.name} (the parent of ${refName})`,
+      objects
+    )
+  const allowed = allowsListenerSet(gateway, listenerSet, objects)
+  if (allowed.status === 'Unknown') return allowed
+  if (allowed.status === 'False') {
+    // what a controller writes on the Routes of a ListenerSet it did not accept is not defined
+    return unknown(
+      `${allowed.message} The ListenerSet is not accepted; what its Routes get is up to the controller.`
+    )
+  }
+  return { holder: listenerSet, gateway }
+}
+
+/** The class behind a Gateway and its controllerName, or why the parent cannot be judged. */
+function ownerOf(
+  gateway: KubeObject,
+  objects: Objects
+): { controllerName: string; gatewayClass: KubeObject } | MissingParent {
+  const className = gatewayClassNameOf(gateway)
+  const gatewayName = `Gateway ${gateway.metadata.namespace ?? ''}/${gateway.metadata.name}`
+  if (!className) return unknown(`${gatewayName} names no gatewayClassName.`)
+  const gatewayClass = objects.gatewayClass(className)
+  if (!gatewayClass)
+    return absent('GatewayClass', `GatewayClass ${className} (of ${gatewayName})`, objects)
+  const controllerName = controllerNameOf(gatewayClass)
+  if (!controllerName) return unknown(`GatewayClass ${className} names no controllerName.`)
+  const accepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
+  if (accepted?.status === 'False') {
+    return unknown(
+      `GatewayClass ${className} is not accepted by its controller (${accepted.reason ?? 'Accepted=False'}); no controller may write status for Routes of its Gateways.`
+    )
+  }
+  return { controllerName, gatewayClass }
+}
+
+/** Accepted for the listeners the parentRef selects: sectionName/port, admission, hostnames. */
+function predictAccepted(
+  route: RouteObject,
+  ref: ParentRef,
+  parent: Parent,
+  objects: Objects
+): Outcome {
+  const name = `${ref.kind} ${ref.namespace}/${ref.name}`
+  const all = listenersOf(parent.holder)
+  const selected = selectListeners(all, ref)
+  if (selected.length === 0) {
+    const asked = [
+      ref.sectionName === undefined ? undefined : `sectionName ${ref.sectionName}`,
+      ref.port === undefined ? undefined : `port ${ref.port}`
+    ].filter((x) => x !== undefined)
+    return refused(
+      'NoMatchingParent',
+      all.length === 0
+        ? `${name} has no listeners.`
+        : `No listener of ${name} matches ${listing(asked)}; its listeners: ${listing(all.map(describeListener))}.`
+    )
+  }
+  const admissions = selected.map((l) => admission(l, parent.holder, route, objects.world))
+  // admits() lets an undecided namespace through (the diagnosis only refutes with it); predict must not
+  const admitted = admissions.filter((a) => admits(a) && a.namespace === 'ok')
+  const hostnames = routeHostnames(route)
+  const takesHostnames = (a: Admission): boolean =>
+    hostnames.length === 0 || acceptedHostnames(a.listener.hostname, hostnames).length > 0
+  // a listener whose namespace check needs labels the source lacks may still admit the Route
+  const undecided = admissions.filter(
+    (a) => a.namespace === 'unknown' && a.kind === 'ok' && a.refusedBy === undefined
+  )
+  const matching = admitted.filter(takesHostnames)
+  if (matching.length > 0) {
+    const taken = matching.map((a) => a.listener.name)
+    return ready('Accepted', `Listener ${listing(taken)} of ${name} admits the ${route.kind}.`)
+  }
+  if (undecided.some(takesHostnames)) {
+    return unknown(
+      `${undecided.flatMap((a) => a.why).join(' ')} ${objects.complete('Namespace') ? `Namespace ${route.metadata.namespace} is not in the source.` : `${addToDump('Namespace')}.`}`,
+      'Namespace'
+    )
+  }
+  // listeners whose namespace is undecided fail on hostnames anyway: the Route is refused either way
+  const candidates = [...admitted, ...undecided]
+  if (candidates.length === 0) {
+    return refused('NotAllowedByListeners', admissions.flatMap((a) => a.why).join(' '))
+  }
+  return refused(
+    'NoMatchingListenerHostname',
+    `No listener of ${name} that admits the ${route.kind} accepts its hostnames ${listing(hostnames)}: ${listing(candidates.map((a) => describeListener(a.listener)))}.`
+  )
+}
+
+/** How a controller's catalogue spells a backend kind: "Backend (gateway.envoyproxy.io)". */
+function takesBackendKind(kinds: string[], ref: BackendRef): boolean {
+  return kinds.some(
+    (k) => k === `${ref.kind} (${ref.group})` || (ref.group === '' && k === ref.kind)
+  )
+}
+
+/**
+ * Envoy Gateway names a Service port problem with its own reasons (internal/gatewayapi/validate.go);
+ * the others write BackendNotFound.
+ */
+const PORT_REASONS: Record<string, Partial<Record<ServiceRefState, string>>> = {
+  'gateway.envoyproxy.io/gatewayclass-controller': {
+    'no-port': 'PortNotFound',
+    'port-unset': 'PortNotSpecified'
+  }
+}
+
+function portReason(controllerName: string | undefined, state: ServiceRefState): string {
+  return (controllerName && PORT_REASONS[controllerName]?.[state]) || 'BackendNotFound'
+}
+
+type BackendOutcome =
+  { reason: string; message: string } | { why: string; needs?: NeededKind } | undefined
+
+/** One backendRef, in the order Gateway API checks: kind, grant, Service and port. */
+function predictBackend(
+  route: RouteObject,
+  ref: BackendRef,
+  controllerName: string | undefined,
+  objects: Objects
+): BackendOutcome {
+  const described = `${ref.where} (${describeBackendRef(ref)})`
+  if (!isServiceRef(ref)) {
+    const controller = findController(controllerName)
+    const kinds = controller?.supports?.backendKinds
+    if (kinds && !takesBackendKind(kinds, ref)) {
+      return {
+        reason: 'InvalidKind',
+        message: `${described}: ${controller?.name ?? 'the controller'} takes backend kinds ${listing(kinds)} only.`
+      }
+    }
+    return {
+      why: `${described} is not a core Service; ${kinds ? `${controller?.name ?? 'the controller'} takes that kind, and` : 'whether the controller takes it is not known, and'} predict cannot check the object it names.`
+    }
+  }
+  if (ref.namespace !== route.metadata.namespace) {
+    if (
+      !objects.complete('ReferenceGrant') &&
+      !grantFor(objects.grantsIn(ref.namespace), route, ref)
+    )
+      return {
+        why: `${described} is in another namespace; ${addToDump('ReferenceGrant')}.`,
+        needs: 'ReferenceGrant'
+      }
+    if (!grantFor(objects.grantsIn(ref.namespace), route, ref)) {
+      return {
+        reason: 'RefNotPermitted',
+        message: `${described} is in namespace ${ref.namespace}, and no ReferenceGrant there permits ${route.kind} from ${route.metadata.namespace} to reference it.`
+      }
+    }
+  }
+  const service = objects.service(ref.namespace, ref.name)
+  if (!service && !objects.complete('Service'))
+    return { why: `Whether ${described} exists: ${addToDump('Service')}.`, needs: 'Service' }
+  switch (serviceRefState(service, ref)) {
+    case 'no-service':
+      return {
+        reason: 'BackendNotFound',
+        message: `${described}: Service ${ref.namespace}/${ref.name} does not exist.`
+      }
+    case 'no-port':
+      return {
+        reason: portReason(controllerName, 'no-port'),
+        message: `${described}: Service ${ref.namespace}/${ref.name} has no port ${ref.port ?? ''}.`
+      }
+    case 'port-unset':
+      return {
+        reason: portReason(controllerName, 'port-unset'),
+        message: `${described} has no port; a Service backendRef needs one.`
+      }
+    case 'external-name':
+      return {
+        why: `${described} is an ExternalName Service: some controllers take it (Contour, Traefik), others refuse it (Envoy Gateway: UnsupportedValue).`
+      }
+    case 'resolves':
+      return undefined
+  }
+}
+
+/** The ResolvedRefs reasons in the order a controller reports them: the kind first, the object last. */
+const BACKEND_ORDER = [
+  'InvalidKind',
+  'RefNotPermitted',
+  'BackendNotFound',
+  'PortNotFound',
+  'PortNotSpecified'
+]
+
+/**
+ * Contour refuses a rule without backendRefs (ResolvedRefs=False Degraded, "At least one
+ * Spec.Rules.BackendRef must be specified."); Gateway API allows it and others serve HTTP 500 there.
+ */
+function contourEmptyRules(
+  route: RouteObject,
+  controllerName: string | undefined
+): Outcome | undefined {
+  if (!controllerName?.startsWith('projectcontour.io/')) return undefined
+  const rules = emptyRules(route).map((r) => r.index)
+  if (rules.length === 0) return undefined
+  return refused(
+    'Degraded',
+    `Rule ${listing(rules.map(String))} has no backendRefs; Contour requires at least one (At least one Spec.Rules.BackendRef must be specified).`
+  )
+}
+
+function predictResolvedRefs(
+  route: RouteObject,
+  controllerName: string | undefined,
+  objects: Objects
+): Outcome {
+  const outcomes = routeBackendRefs(route).map((ref) =>
+    predictBackend(route, ref, controllerName, objects)
+  )
+  const failures = outcomes.filter(
+    (o): o is { reason: string; message: string } => o !== undefined && 'reason' in o
+  )
+  const empty = contourEmptyRules(route, controllerName)
+  if (empty && failures.length === 0) return empty
+  if (failures.length > 0) {
+    const first = BACKEND_ORDER.find((reason) => failures.some((f) => f.reason === reason)) ?? ''
+    return refused(
+      first,
+      failures
+        .filter((f) => f.reason === first)
+        .map((f) => f.message)
+        .join(' ')
+    )
+  }
+  const open = outcomes.filter(
+    (o): o is { why: string; needs?: NeededKind } => o !== undefined && 'why' in o
+  )
+  if (open.length > 0)
+    return unknown(open.map((o) => o.why).join(' '), open.find((o) => o.needs)?.needs)
+  return ready('ResolvedRefs', 'Every backendRef resolves.')
+}
+
+export function predictParent(
+  route: RouteObject,
+  ref: ParentRef,
+  objects: Objects
+): ParentPrediction {
+  const prediction: ParentPrediction = { parentRef: ref, warnings: [] }
+  const parent = lookUpParent(ref, objects)
+  if (!('holder' in parent)) return { ...prediction, parent }
+  const owner = ownerOf(parent.gateway, objects)
+  if (!('controllerName' in owner)) return { ...prediction, parent: owner }
+  prediction.controllerName = owner.controllerName
+  const gatewayAccepted = conditionOf(conditionsOf(parent.gateway.status), 'Accepted')
+  if (gatewayAccepted?.status === 'False') {
+    // what a controller writes on the Routes of a Gateway it refused varies (Contour: InvalidGateway)
+    return {
+      ...prediction,
+      parent: unknown(
+        `Gateway ${parent.gateway.metadata.namespace ?? ''}/${parent.gateway.metadata.name} is not accepted by its controller (${gatewayAccepted.reason ?? 'Accepted=False'}${gatewayAccepted.message ? `: ${gatewayAccepted.message}` : ''}); what it writes on the Route is up to the controller.`
+      )
+    }
+  }
+  prediction.accepted = predictAccepted(route, ref, parent, objects)
+  prediction.resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects)
+  return prediction
+}
+
+/** The conditions as the report carries them. */
+export function predictedConditions(prediction: ParentPrediction): Condition[] {
+  const out: Condition[] = []
+  for (const [type, outcome] of [
+    ['Accepted', prediction.accepted],
+    ['ResolvedRefs', prediction.resolvedRefs]
+  ] as const) {
+    if (!outcome) continue
+    out.push(
+      outcome.status === 'Unknown'
+        ? { type, status: 'Unknown', reason: 'Unpredictable', message: outcome.why }
+        : { type, status: outcome.status, reason: outcome.reason, message: outcome.message }
+    )
+  }
+  return out
+}
+
+/** ready, failed or unknown, judged on the required condition types only. */
+export function verdictOf(prediction: ParentPrediction, required: string[]): PredictVerdict {
+  if (prediction.parent) return prediction.parent.status === 'Unknown' ? 'unknown' : 'failed'
+  const conditions = predictedConditions(prediction).filter((c) => required.includes(c.type))
+  if (conditions.some((c) => c.status === 'False')) return 'failed'
+  return conditions.some((c) => c.status === 'Unknown') ? 'unknown' : 'ready'
+}
+
+/** "infra/edge#https" for messages. */
+export function describeParent(ref: ParentRef, route: RouteObject): string {
+  return formatParentRef(ref, route.metadata.namespace)
+}
