@@ -83,23 +83,24 @@ function rejectedThere(other: RouteObject, parent: ParentRef): boolean {
   )
 }
 
-export function explainConflict(context: DiagnosisContext): Diagnosis {
-  const { route, parent } = context
-  if (!parent) return { evidence: [] }
-  const ref = parent.parentRef
-  const where = `${ref.kind} ${ref.namespace}/${ref.name}`
-  if (context.routes === undefined) {
-    return {
-      evidence: [
-        `The other ${route.kind}s could not be read, so the Route that holds the same hostname and match on ${where} cannot be named.`
-      ]
-    }
-  }
+/** Another Route on the same parent with a hostname (and, for HTTP and gRPC, a match) this one shares. */
+export interface ConflictHolder {
+  other: RouteObject
+  hosts: string[]
+  same: string[]
+}
+
+/** The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first. */
+export function conflictHolders(
+  route: RouteObject,
+  ref: ParentRef,
+  routes: RouteObject[]
+): ConflictHolder[] {
   const hostnames = routeHostnames(route)
   const matches = matchesOf(route)
   const l4 = route.kind !== 'HTTPRoute' && route.kind !== 'GRPCRoute'
-  const holders: { other: RouteObject; hosts: string[]; same: string[] }[] = []
-  for (const other of context.routes) {
+  const holders: ConflictHolder[] = []
+  for (const other of routes) {
     const { namespace, name } = other.metadata
     if (other.kind !== route.kind) continue
     if (namespace === route.metadata.namespace && name === route.metadata.name) continue
@@ -113,7 +114,32 @@ export function explainConflict(context: DiagnosisContext): Diagnosis {
     holders.push({ other, hosts, same })
   }
   // the Route the controller keeps first
-  holders.sort((a, b) => olderRouteFirst(a.other, b.other))
+  return holders.sort((a, b) => olderRouteFirst(a.other, b.other))
+}
+
+/** "HTTPRoute shop/a also attaches to Gateway infra/edge with hostname x and match "path …"." */
+export function holderSentence(holder: ConflictHolder, where: string): string {
+  const { other, hosts, same } = holder
+  const created = other.metadata.creationTimestamp
+    ? ` (created ${other.metadata.creationTimestamp})`
+    : ''
+  return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}${created} also attaches to ${where} with hostname ${listing(hosts)}${same.length > 0 ? ` and match ${listing(same.map((m) => `"${m}"`))}` : ''}.`
+}
+
+export function explainConflict(context: DiagnosisContext): Diagnosis {
+  const { route, parent } = context
+  if (!parent) return { evidence: [] }
+  const ref = parent.parentRef
+  const where = `${ref.kind} ${ref.namespace}/${ref.name}`
+  if (context.routes === undefined) {
+    return {
+      evidence: [
+        `The other ${route.kind}s could not be read, so the Route that holds the same hostname and match on ${where} cannot be named.`
+      ]
+    }
+  }
+  const l4 = route.kind !== 'HTTPRoute' && route.kind !== 'GRPCRoute'
+  const holders = conflictHolders(route, ref, context.routes)
   if (holders.length === 0) {
     return {
       evidence: [
@@ -121,12 +147,7 @@ export function explainConflict(context: DiagnosisContext): Diagnosis {
       ]
     }
   }
-  const evidence = holders.slice(0, 5).map(({ other, hosts, same }) => {
-    const created = other.metadata.creationTimestamp
-      ? ` (created ${other.metadata.creationTimestamp})`
-      : ''
-    return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}${created} also attaches to ${where} with hostname ${listing(hosts)}${same.length > 0 ? ` and match ${listing(same.map((m) => `"${m}"`))}` : ''}.`
-  })
+  const evidence = holders.slice(0, 5).map((holder) => holderSentence(holder, where))
   const first = holders[0]!
   const firstName = `${first.other.kind} ${first.other.metadata.namespace}/${first.other.metadata.name}`
   return {

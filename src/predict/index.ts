@@ -2,6 +2,8 @@
 // the cluster's objects overlaid with the manifests, before anything is applied. Pure: no I/O.
 // Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML).
 import type { ManifestDocument } from '../cluster/types.ts'
+import { CONFLICT_REASONS, conflictHolders, holderSentence } from '../diagnose/conflicts.ts'
+import { findController } from '../diagnose/controllers.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import type { Settings } from '../inputs.ts'
 import { isGatewayRef } from '../model/owner.ts'
@@ -80,6 +82,30 @@ function distrust(prediction: ParentPrediction, run: Run): ParentPrediction {
   return out
 }
 
+/**
+ * A controller that writes a conflict reason (Contour's RuleMatchConflict, NGINX Gateway Fabric's
+ * HostnameConflict) refuses one of two Routes that share a hostname and match on a parent. Which one
+ * it keeps is route-to-route precedence, never a definite failure here: the parent becomes unknown,
+ * naming the other Route.
+ */
+function contested(route: RouteObject, prediction: ParentPrediction, run: Run): ParentPrediction {
+  if (prediction.accepted?.status !== 'True') return prediction
+  const controller = findController(prediction.controllerName)
+  const conflictReason = [...CONFLICT_REASONS].find((reason) => controller?.reasons[reason])
+  if (!controller || conflictReason === undefined) return prediction
+  const ref = prediction.parentRef
+  const holders = conflictHolders(route, ref, run.objects.routes)
+  if (holders.length === 0) return prediction
+  const where = `${ref.kind} ${ref.namespace}/${ref.name}`
+  return {
+    ...prediction,
+    accepted: {
+      status: 'Unknown',
+      why: `${controller.name} writes ${conflictReason} for one of two Routes that share a hostname and match on a parent, and keeps the older: ${holderSentence(holders[0]!, where)} Which Route it keeps is not predicted.`
+    }
+  }
+}
+
 function whyOf(prediction: ParentPrediction): string[] {
   const outcomes = [prediction.parent, prediction.accepted, prediction.resolvedRefs]
   return outcomes.flatMap((o) => (o?.status === 'Unknown' ? [o.why] : []))
@@ -149,7 +175,7 @@ function predictRoute(
   run: Run
 ): RouteResult<ReportVerdict> {
   const predictions = routeParentRefs(route).map((ref) => {
-    const prediction = distrust(predictParent(route, ref, run.objects), run)
+    const prediction = contested(route, distrust(predictParent(route, ref, run.objects), run), run)
     note(prediction, run)
     return { prediction, verdict: verdictOf(prediction, run.required) }
   })

@@ -35,6 +35,8 @@ interface Case {
   backendRefs: Record<string, unknown>[]
   /** no controller writes status for it: the check waits for none */
   silent?: boolean
+  /** two Routes sharing a hostname and match: Contour refuses one, and predict leaves it unknown */
+  contested?: boolean
 }
 
 /** Every shape predict decides, against one controller's Gateway (listeners: see test/cluster/fixtures.ts). */
@@ -48,7 +50,12 @@ function cases(id: ControllerId, appNs: string, otherNs: string): Case[] {
     ...extra
   })
   const web = { name: 'web', port: 8080 }
-  return [
+  // a hostname of its own per Route: Routes sharing one on a Gateway conflict on Contour
+  const own = (name: string): string[] => [`${id}-${name}.${appNs}.example.com`]
+  const shape = (list: Case[]): Case[] =>
+    list.map((c) => (c.hostnames || c.home === 'gateway' ? c : { ...c, hostnames: own(c.name) }))
+  const shared = [`${id}-shared.${appNs}.example.com`]
+  return shape([
     { name: 'ready', home: 'app', parentRef: ref({ sectionName: 'http' }), backendRefs: [web] },
     {
       name: 'by-port',
@@ -115,8 +122,24 @@ function cases(id: ControllerId, appNs: string, otherNs: string): Case[] {
       backendRefs: [web],
       silent: true
     },
-    { name: 'no-parents', home: 'app', backendRefs: [web], silent: true }
-  ]
+    { name: 'no-parents', home: 'app', backendRefs: [web], silent: true },
+    {
+      name: 'first',
+      home: 'app',
+      parentRef: ref(),
+      hostnames: shared,
+      backendRefs: [web],
+      contested: true
+    },
+    {
+      name: 'second',
+      home: 'app',
+      parentRef: ref(),
+      hostnames: shared,
+      backendRefs: [web],
+      contested: true
+    }
+  ])
 }
 
 function listenerPort(id: ControllerId, name: string): number {
@@ -143,6 +166,7 @@ type Outcome = 'ready' | 'failed' | 'unknown' | 'pending' | 'no status'
 interface Row {
   controller: ControllerId
   route: string
+  contested: boolean
   predicted: Outcome
   predictedReason?: string
   written: Outcome
@@ -247,6 +271,7 @@ describe('predict against what Contour, Envoy Gateway and Traefik write', () => 
         rows.push({
           controller: id,
           route: c.name,
+          contested: c.contested === true,
           predicted: result!.verdict,
           predictedReason:
             failing?.reason ??
@@ -295,8 +320,11 @@ describe('predict against what Contour, Envoy Gateway and Traefik write', () => 
       expect(falseBlocks).toEqual([])
       // a prediction of ready that the controller refutes would let a broken change merge
       expect(falsePasses).toEqual([])
-      // the shapes here are all decided by the objects: none may be left unknown
-      expect(rows.filter((r) => r.predicted === 'unknown')).toEqual([])
+      // every shape here is decided by the objects, but for the pair Contour (which writes
+      // RuleMatchConflict) may refuse either of: exactly those are unknown
+      const contested = rows.filter((r) => r.contested && r.controller === 'contour')
+      expect(rows.filter((r) => r.predicted === 'unknown')).toEqual(contested)
+      expect(contested.map((r) => r.written).sort()).toEqual(['failed', 'ready'])
     }
   )
 })

@@ -1,0 +1,64 @@
+// Route-to-route conflicts are never a definite failure: where the controller writes a conflict
+// reason (Contour's RuleMatchConflict), a Route sharing a hostname and match with another on the same
+// parent is unknown, naming the other; where it does not (Envoy Gateway), the Route stays ready.
+import { describe, expect, it } from 'vitest'
+import {
+  CONTOUR,
+  EDGE,
+  EVERY_KIND,
+  gateway,
+  gatewayClass,
+  httpRoute,
+  namespace,
+  onlyParent,
+  run,
+  service
+} from './fixtures.ts'
+
+function cluster(controllerName: string) {
+  return [
+    gatewayClass('eg', controllerName),
+    namespace('infra'),
+    namespace('app'),
+    gateway('infra', 'edge', [{ name: 'http', allowedRoutes: { namespaces: { from: 'All' } } }]),
+    service('app', 'web')
+  ]
+}
+
+const held = httpRoute('app', 'held', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })
+
+describe('predict and route-to-route conflicts', () => {
+  it('Contour: a Route sharing hostname and match with an existing one is unknown, naming it', () => {
+    const report = run(
+      [...cluster(CONTOUR), held],
+      [httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })]
+    )
+    const parent = onlyParent(report)
+    expect(parent.verdict).toBe('unknown')
+    expect(parent.why?.join(' ')).toMatch(/RuleMatchConflict/)
+    expect(parent.why?.join(' ')).toContain('HTTPRoute app/held')
+    expect(report.verdict).toBe('unknown')
+  })
+
+  it('Contour: another hostname, or the same hostname on another path, is no conflict', () => {
+    const other = run(
+      [...cluster(CONTOUR), held],
+      [httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['admin.example.com'] })]
+    )
+    expect(onlyParent(other).verdict).toBe('ready')
+    const route = httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })
+    ;(route.spec as { rules: Record<string, unknown>[] }).rules[0]!.matches = [
+      { path: { type: 'PathPrefix', value: '/api' } }
+    ]
+    expect(onlyParent(run([...cluster(CONTOUR), held], [route])).verdict).toBe('ready')
+  })
+
+  it('a controller that writes no conflict reason keeps both Routes ready', () => {
+    const report = run(
+      [...cluster('gateway.envoyproxy.io/gatewayclass-controller'), held],
+      [httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })],
+      { source: { kind: 'dump', complete: EVERY_KIND } }
+    )
+    expect(onlyParent(report).verdict).toBe('ready')
+  })
+})
