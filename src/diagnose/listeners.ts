@@ -100,9 +100,11 @@ export function admission(
     result.kinds = kinds
     if (!kinds.includes(route.kind)) {
       result.kind = 'refused'
-      result.why.push(
-        `${label} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
-      )
+      // a refused listener's empty supportedKinds follows from the refusal: no second cause
+      if (result.refusedBy === undefined || kinds.length > 0)
+        result.why.push(
+          `${label} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
+        )
     }
   }
   return result
@@ -259,18 +261,23 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
       `By their spec, the selected listeners (${listing(selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
     )
   }
-  const refusing = admissions
-    .filter((a) => !admits(a) && !refused.has(a.listener.name))
-    .map((a) => a.listener.name)
-  const notAdmitting =
-    refusing.length > 0
-      ? `${plural(refusing, 'listener', 'listeners')} ${listing(refusing)} ${refusing.length > 1 ? 'do' : 'does'} not allow this ${route.kind} from namespace ${routeNamespace}`
-      : undefined
+  const refusing = admissions.filter((a) => !admits(a) && !refused.has(a.listener.name))
+  // the namespace where it is the cause; else the kind: never a namespace that is admitted
+  const byNamespace = refusing.filter((a) => a.namespace !== 'ok').map((a) => a.listener.name)
+  const byKind = refusing.filter((a) => a.namespace === 'ok').map((a) => a.listener.name)
+  const does = (names: string[]): string =>
+    `${plural(names, 'listener', 'listeners')} ${listing(names)} ${names.length > 1 ? 'do' : 'does'}`
+  const notAdmitting = [
+    byNamespace.length > 0
+      ? `${does(byNamespace)} not allow this ${route.kind} from namespace ${routeNamespace}`
+      : undefined,
+    byKind.length > 0 ? `${does(byKind)} not take kind ${route.kind}` : undefined
+  ].filter((c) => c !== undefined)
   const controllerName =
     context.finding.controllerName ?? context.parent?.controllerName ?? undefined
   const causes = [
     refusals.length > 0 ? describeRefusals(refusals, controllerName) : undefined,
-    notAdmitting
+    ...notAdmitting
   ].filter((c) => c !== undefined)
   const diagnosis: Diagnosis = {
     title:

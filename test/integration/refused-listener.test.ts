@@ -392,7 +392,7 @@ describe("one listener on a port Traefik has no entryPoint for (Contour's http: 
 })
 
 describe('a parentRef without sectionName selecting a refused listener and one that does not admit the Route', () => {
-  it.each<[string, () => ListenerInfo, RegExp]>([
+  it.each<[string, () => ListenerInfo, RegExp, string]>([
     [
       'namespaces from Same, the Route in another namespace',
       () => ({
@@ -401,7 +401,8 @@ describe('a parentRef without sectionName selecting a refused listener and one t
         port: traefikPort('http'),
         allowedRoutes: { namespaces: { from: 'Same' } }
       }),
-      /change listener same-ns of Gateway .* to admit namespace/
+      /change listener same-ns of Gateway .* to admit namespace/,
+      '; and listener same-ns does not allow this HTTPRoute from namespace'
     ],
     [
       'kinds GRPCRoute only',
@@ -411,41 +412,47 @@ describe('a parentRef without sectionName selecting a refused listener and one t
         port: traefikPort('http'),
         allowedRoutes: { namespaces: { from: 'All' }, kinds: [{ kind: 'GRPCRoute' }] }
       }),
-      /add kind HTTPRoute to allowedRoutes\.kinds of listener grpc-only/
+      /add kind HTTPRoute to allowedRoutes\.kinds of listener grpc-only/,
+      // the namespace is admitted: the kind is the cause
+      '; and listener grpc-only does not take kind HTTPRoute'
     ]
-  ])('traefik, the other listener with %s: the title says both', async (_, other, remedy) => {
-    const refusedListener = shape()
-    expect(traefikPorts()).not.toContain(refusedListener.port)
-    const undo = cleanup()
-    const gatewayNs = await namespace('refused-mix-gw', undo)
-    const ns = await namespace('refused-mix', undo)
-    await service(ns, undo)
-    const { gatewayClass, controllerName } = controller('traefik')
-    const denying = other()
-    await applyGateway(gatewayNs, 'edge', gatewayClass, [refusedListener, denying], undo)
-    await applyRoute(ns, { namespace: gatewayNs, name: 'edge' }, undo)
+  ])(
+    'traefik, the other listener with %s: the title says both',
+    async (_, other, remedy, cause) => {
+      const refusedListener = shape()
+      expect(traefikPorts()).not.toContain(refusedListener.port)
+      const undo = cleanup()
+      const gatewayNs = await namespace('refused-mix-gw', undo)
+      const ns = await namespace('refused-mix', undo)
+      await service(ns, undo)
+      const { gatewayClass, controllerName } = controller('traefik')
+      const denying = other()
+      await applyGateway(gatewayNs, 'edge', gatewayClass, [refusedListener, denying], undo)
+      await applyRoute(ns, { namespace: gatewayNs, name: 'edge' }, undo)
 
-    const gateway = await waitForGateway(gatewayNs, 'edge', listenersWritten)
-    const refusal = refusalOf(listenerStatus(gateway, refusedListener.name))
-    expect(refusal, JSON.stringify(gateway.status)).toBeDefined()
-    // Traefik serves the other listener: it is its allowedRoutes, not Traefik, that keeps the Route out
-    expect(refusalOf(listenerStatus(gateway, denying.name))).toBeUndefined()
-    await waitForEntry(ns, 'traefik', 'edge')
+      const gateway = await waitForGateway(gatewayNs, 'edge', listenersWritten)
+      const refusal = refusalOf(listenerStatus(gateway, refusedListener.name))
+      expect(refusal, JSON.stringify(gateway.status)).toBeDefined()
+      // Traefik serves the other listener: it is its allowedRoutes, not Traefik, that keeps the Route out
+      expect(refusalOf(listenerStatus(gateway, denying.name))).toBeUndefined()
+      await waitForEntry(ns, 'traefik', 'edge')
 
-    const { result, parent } = await check(ns, '3s')
-    expect(result.code, result.stderr).toBe(1)
-    const problem = refusalProblem(parent)
-    const both = `${JSON.stringify(gateway.status)}\n${problem.title}`
-    expect(problem.title, both).toContain(
-      `Gateway ${gatewayNs}/edge: listener ${refusedListener.name} was refused by Traefik (${controllerName}): ${quoted(refusal!)}`
-    )
-    expect(problem.title, both).toContain(
-      `; and listener ${denying.name} does not allow this HTTPRoute`
-    )
-    expectLeadingFix(
-      problem,
-      leadingFix(refusal!.reason, refusedListener.name, refusedListener.port)
-    )
-    expect(problem.remediation).toMatch(remedy)
-  })
+      const { result, parent } = await check(ns, '3s')
+      expect(result.code, result.stderr).toBe(1)
+      const problem = refusalProblem(parent)
+      const both = `${JSON.stringify(gateway.status)}\n${problem.title}`
+      expect(problem.title, both).toContain(
+        `Gateway ${gatewayNs}/edge: listener ${refusedListener.name} was refused by Traefik (${controllerName}): ${quoted(refusal!)}`
+      )
+      expect(problem.title, both).toContain(cause)
+      expect(problem.evidence?.join('\n')).not.toMatch(
+        new RegExp(`Listener ${refusedListener.name} .*takes no Route kind`)
+      )
+      expectLeadingFix(
+        problem,
+        leadingFix(refusal!.reason, refusedListener.name, refusedListener.port)
+      )
+      expect(problem.remediation).toMatch(remedy)
+    }
+  )
 })

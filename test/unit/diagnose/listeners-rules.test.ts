@@ -326,8 +326,7 @@ describe('NotAllowedByListeners: kinds', () => {
   it('a TLS listener takes TLSRoute and TCPRoute only: attach elsewhere, not "add kind"', () => {
     const d = notAllowed(route({}), ref('web', { sectionName: 'passthrough' }))
     expect(d).toEqual({
-      title:
-        'Gateway infra/web: listener passthrough does not allow this HTTPRoute from namespace shop',
+      title: 'Gateway infra/web: listener passthrough does not take kind HTTPRoute',
       evidence: ['Listener passthrough (port 8443, TLS) takes TLSRoute, not HTTPRoute.'],
       remediation:
         'Attach the HTTPRoute to a listener whose protocol supports it (listener passthrough is TLS).'
@@ -341,6 +340,8 @@ describe('NotAllowedByListeners: kinds', () => {
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.evidence).toEqual(['Listener grpc (port 80, HTTP) takes GRPCRoute, not HTTPRoute.'])
     expect(d.remediation).toBe('Add kind HTTPRoute to allowedRoutes.kinds of listener grpc.')
+    // the namespace is admitted: the title names the kind, never the namespace
+    expect(d.title).toBe('Gateway infra/edge: listener grpc does not take kind HTTPRoute')
   })
 
   it('a kind of another API group in allowedRoutes.kinds does not admit the Gateway API kind', () => {
