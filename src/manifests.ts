@@ -108,7 +108,7 @@ export async function readManifestFile(
 ): Promise<{ text: string; shown: string; docs: ManifestDocument[] }> {
   const shown = file === STDIN ? 'stdin' : displayPath(file, cwd)
   const text = await readText(file, shown)
-  return { text, shown, docs: parseManifestText(text, shown) }
+  return { text, shown, docs: await parseManifestText(text, shown) }
 }
 
 function displayPath(file: string, cwd: string): string {
