@@ -18,7 +18,7 @@ async function loadRenderer(settings: Settings): Promise<Render> {
   if (settings.format === 'yaml') return (await import('./report/yaml.ts')).renderYaml
   if (settings.format === 'markdown') return (await import('./report/summary.ts')).renderSummary
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-  const { renderText } = await import('./report/text.ts')
+  const { renderText } = await import('./report/terminal.ts')
   return (report) => renderText(report, { color })
 }
 

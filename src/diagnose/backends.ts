@@ -12,7 +12,7 @@ import {
   routeRules
 } from './route-spec.ts'
 import type { BackendRef } from './route-spec.ts'
-import { capitalize, listing, unique } from './text.ts'
+import { capitalize, listing, unique } from './phrasing.ts'
 import {
   blindSpots,
   canSee,

@@ -4,7 +4,7 @@
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { hostnamesIntersect } from './hostnames.ts'
 import { routeHostnames } from './route-spec.ts'
-import { listing } from './text.ts'
+import { listing } from './phrasing.ts'
 import { readEntries } from '../model/entries.ts'
 import { routeParentRefs } from '../model/parent-ref.ts'
 import { olderRouteFirst } from '../model/route-id.ts'

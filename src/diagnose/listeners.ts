@@ -17,7 +17,7 @@ import type { Refusal } from './refused-listeners.ts'
 import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
 import { routeHostnames } from './route-spec.ts'
 import { checkSelector, describeSelector } from './selectors.ts'
-import { capitalize, listing, unique } from './text.ts'
+import { capitalize, listing, unique } from './phrasing.ts'
 import {
   blindSpots,
   conditionOf,

@@ -3,7 +3,7 @@
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { describeMatch, routeRules, rulesNamedIn } from './route-spec.ts'
 import type { Rule } from './route-spec.ts'
-import { listing, quoted } from './text.ts'
+import { listing, quoted } from './phrasing.ts'
 import { conditionOf } from './world.ts'
 import type { RouteKind } from '../model/types.ts'
 

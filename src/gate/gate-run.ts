@@ -3,7 +3,7 @@
 import type { ClusterClient } from '../cluster/types.ts'
 import { ClusterError } from '../errors.ts'
 import type { Settings } from '../inputs.ts'
-import type { Send } from '../probe/http.ts'
+import type { Send } from '../probe/transport/http.ts'
 
 export interface GateDeps {
   cluster: ClusterClient

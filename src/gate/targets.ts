@@ -8,7 +8,7 @@ import { isRouteObject } from '../model/kinds.ts'
 import { buildReport } from '../model/report.ts'
 import { routeKey } from '../model/route-id.ts'
 import type { Report, RouteKey, RouteKind, SourcePosition } from '../model/types.ts'
-import { loadTrafficCa } from '../probe/ca.ts'
+import { loadTrafficCa } from '../probe/transport/ca.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { inTime, type GateRun } from './gate-run.ts'
 

@@ -19,7 +19,7 @@ import {
 } from '../diagnose/route-spec.ts'
 import type { BackendRef } from '../diagnose/route-spec.ts'
 import { checkSelector } from '../diagnose/selectors.ts'
-import { listing } from '../diagnose/text.ts'
+import { listing } from '../diagnose/phrasing.ts'
 import {
   conditionOf,
   conditionsOf,

@@ -3,15 +3,15 @@
 // that request. Hostname first (characters of a matching exact hostname, then of any matching one),
 // then the match (Exact path, longest prefix, method, most headers, most query parameters), then the
 // oldest Route, then namespace/name in alphabetical order.
-import { hostnamesIntersect } from '../diagnose/hostnames.ts'
-import { routeHostnames } from '../diagnose/route-spec.ts'
-import { readEntries } from '../model/entries.ts'
-import { assignEntries } from '../model/matching.ts'
-import { routeParentRefs } from '../model/parent-ref.ts'
-import { olderRouteFirst, routeId, routeRef } from '../model/route-id.ts'
-import type { ParentRef, RouteObject } from '../model/types.ts'
-import { arrayField, isRecord, stringField } from '../model/unknown.ts'
-import type { ProbeRequest } from './plan.ts'
+import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
+import { routeHostnames } from '../../diagnose/route-spec.ts'
+import { readEntries } from '../../model/entries.ts'
+import { assignEntries } from '../../model/matching.ts'
+import { routeParentRefs } from '../../model/parent-ref.ts'
+import { olderRouteFirst, routeId, routeRef } from '../../model/route-id.ts'
+import type { ParentRef, RouteObject } from '../../model/types.ts'
+import { arrayField, isRecord, stringField } from '../../model/unknown.ts'
+import type { ProbeRequest } from './plan-requests.ts'
 
 interface Claim {
   route: RouteObject
