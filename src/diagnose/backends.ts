@@ -10,8 +10,8 @@ import {
   reportsEmptyRules,
   routeBackendRefs,
   routeRules
-} from './route-spec.ts'
-import type { BackendRef } from './route-spec.ts'
+} from '../model/route-spec.ts'
+import type { BackendRef } from '../model/route-spec.ts'
 import { capitalize, listing, unique } from './phrasing.ts'
 import {
   blindSpots,

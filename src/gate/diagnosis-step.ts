@@ -5,7 +5,7 @@ import type { ClusterClient } from '../cluster/types.ts'
 import { reportsConflict } from '../diagnose/conflicts.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import { explainMissingRoute } from '../diagnose/missing.ts'
-import { namespacesToRead } from '../diagnose/route-spec.ts'
+import { namespacesToRead } from '../model/route-spec.ts'
 import { evaluateRoute } from '../model/evaluate.ts'
 import { routeKey, routeRef } from '../model/route-id.ts'
 import type {

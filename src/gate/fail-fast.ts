@@ -3,7 +3,7 @@
 // a parent Gateway that does not exist once a short grace for apply order has passed.
 import type { ClusterClient } from '../cluster/types.ts'
 import { definitelyFailed, missingGatewayParents } from '../diagnose/contradictions.ts'
-import { namespacesToRead } from '../diagnose/route-spec.ts'
+import { namespacesToRead } from '../model/route-spec.ts'
 import { routeId, routeKey, routeRef } from '../model/route-id.ts'
 import type { RouteVerdict, World } from '../model/types.ts'
 import type { VerdictTally, WaitCollector } from './collector.ts'

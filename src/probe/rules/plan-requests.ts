@@ -3,7 +3,7 @@
 // wildcard made concrete), and one request per rule from its first match that a request can satisfy.
 import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
 import { selectListeners, takesKind } from '../../diagnose/listener-selection.ts'
-import { routeHostnames } from '../../diagnose/route-spec.ts'
+import { routeHostnames } from '../../model/route-spec.ts'
 import { findGateway, listenerStatusesOf, listenersOf } from '../../diagnose/world.ts'
 import type { Listener } from '../../diagnose/world.ts'
 import { GATEWAY_GROUP } from '../../model/types.ts'

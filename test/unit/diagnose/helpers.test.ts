@@ -6,7 +6,7 @@ import {
 } from '../../../src/diagnose/hostnames.ts'
 import { nearestNames } from '../../../src/diagnose/nearest.ts'
 import { isStandardReason, reasonEntry } from '../../../src/diagnose/reasons.ts'
-import { rulesNamedIn } from '../../../src/diagnose/route-spec.ts'
+import { rulesNamedIn } from '../../../src/model/route-spec.ts'
 import { checkSelector } from '../../../src/diagnose/selectors.ts'
 import { newestTimestamp } from '../../../src/diagnose/clock.ts'
 import { formatDuration } from '../../../src/diagnose/phrasing.ts'
