@@ -1,6 +1,7 @@
 // `npm run bench`: route-gate against `kubectl wait` on the real test control plane (npm run
 // cluster:up). Prints one table and writes every number to bench/results.json. `--smoke` runs each
 // figure small (100 Routes) for the integration test; `--out FILE` writes the JSON elsewhere.
+// `--offline [--trials N]` times only the commands that touch no cluster (bench/offline.ts).
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
@@ -17,6 +18,7 @@ import {
 import { AdminApi } from './api.ts'
 import { warmKubectl, type BenchContext } from './context.ts'
 import { Fixture } from './fixture.ts'
+import { benchOffline } from './offline.ts'
 import { measureLatency } from './latency.ts'
 import { requireGnuTime } from './process.ts'
 import { CountingProxy } from './proxy.ts'
@@ -187,8 +189,12 @@ if (import.meta.main) {
   const log = (line: string): void => {
     process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`)
   }
-  bench(process.argv.slice(2), log).then(
-    (results) => process.stdout.write(`${renderTable(results)}\n`),
+  const argv = process.argv.slice(2)
+  const table = argv.includes('--offline')
+    ? benchOffline(argv, log)
+    : bench(argv, log).then(renderTable)
+  table.then(
+    (text) => process.stdout.write(`${text}\n`),
     (error: unknown) => {
       process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`)
       process.exitCode = 1

@@ -65,8 +65,11 @@ export async function measureStartup(
   }
 }
 
+/** What the offline commands need of the bench: no cluster, only kubectl and a place to run. */
+export type OfflineContext = Pick<BenchContext, 'repo' | 'home' | 'kubectl'>
+
 async function wallMs(
-  ctx: BenchContext,
+  ctx: OfflineContext,
   command: string,
   args: readonly string[],
   cacheHome: string,
@@ -83,7 +86,7 @@ async function wallMs(
 
 /** Each trial runs every command once, kubectl first, then route-gate cold and warm. */
 export async function measureCommandStartup(
-  ctx: BenchContext,
+  ctx: OfflineContext,
   trials: number
 ): Promise<CommandStartupResult> {
   const cli = path.join(ctx.repo, 'dist', 'cli.js')

@@ -18,7 +18,7 @@ async function loadRenderer(settings: Settings): Promise<Render> {
   if (settings.format === 'yaml') return (await import('./report/yaml.ts')).renderYaml
   if (settings.format === 'markdown') return (await import('./report/summary.ts')).renderSummary
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-  const { renderText } = await import('./report/text.ts')
+  const { renderText } = await import('./report/terminal.ts')
   return (report) => renderText(report, { color })
 }
 
@@ -70,8 +70,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const renderer = loadRenderer(settings)
-    // handled here too, so that a run that fails first does not leave it rejected and unhandled
+    // every report is made public before it is rendered: loaded alongside, not after the run
+    const json = import('./report/json.ts')
+    // handled here too, so that a run that fails first does not leave them rejected and unhandled
     renderer.catch(() => {})
+    json.catch(() => {})
     const { run, runExitCode } = await import('./run.ts')
     const report = await run(settings, {
       connect,
@@ -80,14 +83,11 @@ export async function main(argv: string[]): Promise<number> {
       now: Date.now
     })
     if (settings.reportFile !== undefined) {
-      const [{ writeUserFile }, { renderJson }] = await Promise.all([
-        import('./files.ts'),
-        import('./report/json.ts')
-      ])
+      const [{ writeUserFile }, { renderJson }] = await Promise.all([import('./files.ts'), json])
       await writeUserFile(settings.reportFile, renderJson(report) + '\n', 'report-file')
     }
     const render = await renderer
-    const { publicReport } = await import('./report/json.ts')
+    const { publicReport } = await json
     // stdout may be a workflow log: parts made safe one by one must not join into a command; what
     // traffic-show-body keeps goes to the report file alone
     process.stdout.write(neutralizeWorkflowCommands(render(publicReport(report))) + '\n')

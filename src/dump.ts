@@ -6,24 +6,12 @@ import path from 'node:path'
 import { stringify } from 'yaml'
 import type { KubeClusterClient } from './cluster/client.ts'
 import type { ClusterDump } from './cluster/types.ts'
-import { InputError } from './errors.ts'
 import { writeUserFile } from './files.ts'
 import type { Settings } from './inputs.ts'
 import type { KubeObject } from './model/types.ts'
+import { DUMP_HEADER_PREFIX, type DumpHeader } from './dump-header.ts'
 
-export const DUMP_HEADER_PREFIX = '# route-gate dump '
-
-export interface DumpHeader {
-  /** ISO time the lists were read */
-  takenAt: string
-  /** the API server, without credentials */
-  cluster: string
-  context: string
-  /** lists the account could not read ("services in namespace shop: forbidden (list)") */
-  forbidden: string[]
-  /** the kinds listed completely: every list of them was allowed */
-  complete: string[]
-}
+export { readDumpHeader, type DumpHeader } from './dump-header.ts'
 
 export function renderDump(dump: ClusterDump, header: DumpHeader): string {
   const list = {
@@ -39,41 +27,6 @@ export function renderDump(dump: ClusterDump, header: DumpHeader): string {
     items: dump.objects satisfies KubeObject[]
   }
   return `${DUMP_HEADER_PREFIX}${JSON.stringify(header)}\n${stringify(list, { lineWidth: 0 })}`
-}
-
-/** The header of a dump written by `route-gate dump`, or undefined for any other file. */
-export function readDumpHeader(text: string, file: string): DumpHeader | undefined {
-  if (!text.startsWith(DUMP_HEADER_PREFIX)) return undefined
-  const end = text.indexOf('\n')
-  const json = text.slice(DUMP_HEADER_PREFIX.length, end === -1 ? undefined : end)
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(json)
-  } catch {
-    throw new InputError(`${file} line 1: the route-gate dump header is not valid JSON`)
-  }
-  const h = parsed as Partial<DumpHeader> | null
-  if (
-    typeof h?.takenAt !== 'string' ||
-    Number.isNaN(Date.parse(h.takenAt)) ||
-    typeof h.cluster !== 'string' ||
-    typeof h.context !== 'string' ||
-    !Array.isArray(h.forbidden) ||
-    !h.forbidden.every((f) => typeof f === 'string') ||
-    !Array.isArray(h.complete) ||
-    !h.complete.every((k) => typeof k === 'string')
-  ) {
-    throw new InputError(
-      `${file} line 1: the route-gate dump header needs takenAt (a time), cluster, context, forbidden and complete`
-    )
-  }
-  return {
-    takenAt: h.takenAt,
-    cluster: h.cluster,
-    context: h.context,
-    forbidden: h.forbidden,
-    complete: h.complete
-  }
 }
 
 export interface DumpDeps {

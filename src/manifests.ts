@@ -1,10 +1,12 @@
 // Reads manifest files and dumps into documents that remember their file, position and line, so that
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
+// One fast reader per text: JSON.parse for JSON, js-yaml's event parser for YAML; the precise YAML
+// reader is imported only for a text they refuse, to word its error.
 import { glob, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
 import type { ManifestDocument } from './cluster/types.ts'
-import { parseLargeYaml, type ParsedDocument } from './large-yaml.ts'
+import { parseJson } from './fast-json.ts'
+import { parseYaml, type ParsedDocument } from './fast-yaml.ts'
 import { InputError } from './errors.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
@@ -12,8 +14,6 @@ import { routeShapeError } from './model/shape.ts'
 import type { KubeObject } from './model/types.ts'
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
-// Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
-const MAX_ALIASES = 100
 
 /**
  * Expands files, directories (their *.yaml, *.yml, *.json) and globs into a sorted file list. A
@@ -90,7 +90,7 @@ export async function loadManifests(
   const docs: ManifestDocument[] = []
   for (const file of files) {
     const shown = file === STDIN ? 'stdin' : displayPath(file, cwd)
-    docs.push(...parseManifestText(await readText(file, shown), shown))
+    docs.push(...(await parseManifestText(await readText(file, shown), shown)))
     if (deadline !== undefined && deadline.now() > deadline.at) {
       throw new InputError(
         `Reading the manifests used up the timeout (at ${shown}): raise timeout or gate fewer files per step`
@@ -108,7 +108,7 @@ export async function readManifestFile(
 ): Promise<{ text: string; shown: string; docs: ManifestDocument[] }> {
   const shown = file === STDIN ? 'stdin' : displayPath(file, cwd)
   const text = await readText(file, shown)
-  return { text, shown, docs: parseManifestText(text, shown) }
+  return { text, shown, docs: await parseManifestText(text, shown) }
 }
 
 function displayPath(file: string, cwd: string): string {
@@ -124,15 +124,13 @@ async function readText(file: string, shown: string): Promise<string> {
   return bytes.toString('utf8')
 }
 
-// Above this size the precise parser takes seconds (a 5,000-Route dump is about 8 MiB).
-const LARGE_TEXT_CHARS = 1024 * 1024
-
 /** Parses one file's text: multi-document YAML, JSON, or a List (its items become documents). */
-export function parseManifestText(text: string, file: string): ManifestDocument[] {
+export async function parseManifestText(text: string, file: string): Promise<ManifestDocument[]> {
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
   const documents =
-    (text.length > LARGE_TEXT_CHARS ? parseLargeYaml(text) : undefined) ??
-    parsePrecisely(text, file)
+    parseJson(text) ??
+    parseYaml(text) ??
+    (await import('./precise-yaml.ts')).parsePrecisely(text, file)
   const out: ManifestDocument[] = []
   documents.forEach((doc, i) => {
     const index = i + 1
@@ -149,48 +147,6 @@ export function parseManifestText(text: string, file: string): ManifestDocument[
   })
   if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
   return out
-}
-
-/** The `yaml` package: a position on every node, and precise errors naming line and column. */
-function parsePrecisely(text: string, file: string): ParsedDocument[] {
-  const lineCounter = new LineCounter()
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true })
-  const documents = Array.isArray(parsed) ? parsed : [parsed]
-  return documents.map((doc, i) => {
-    const where = `${file} document ${i + 1}`
-    const firstError = doc.errors[0]
-    if (firstError) {
-      const position = firstError.linePos?.[0]
-      // the parser's own first line repeats the position and ends where its snippet would start
-      const problem = (firstError.message.split('\n')[0] ?? '').replace(
-        / at line \d+, column \d+:?$/,
-        ''
-      )
-      throw new InputError(
-        `${where}${position ? ` (line ${position.line}, column ${position.col})` : ''}: invalid YAML: ${problem}`
-      )
-    }
-    const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
-    return {
-      value: toPlain(doc, where),
-      line: lineOf(doc.contents, lineCounter),
-      itemLines: isSeq(itemsNode) ? itemsNode.items.map((item) => lineOf(item, lineCounter)) : []
-    }
-  })
-}
-
-function toPlain(doc: Document, where: string): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: MAX_ALIASES })
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e)
-    throw new InputError(`${where}: ${reason}`)
-  }
-}
-
-function lineOf(node: unknown, lineCounter: LineCounter): number {
-  const range = (node as Node | null)?.range
-  return range ? lineCounter.linePos(range[0]).line : 1
 }
 
 interface Item {

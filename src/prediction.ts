@@ -2,7 +2,7 @@
 // or the live cluster, read-only) and the pure prediction between them. Reading is all this does;
 // the rules live in src/predict.
 import type { ClusterClient, ManifestDocument } from './cluster/types.ts'
-import { readDumpHeader } from './dump.ts'
+import { readDumpHeader } from './dump-header.ts'
 import { InputError } from './errors.ts'
 import type { Settings } from './inputs.ts'
 import { expandManifestPaths, loadManifests, readManifestFile } from './manifests.ts'

@@ -1,7 +1,8 @@
 // The one path every entry point takes from settings to a report: snapshot when there is a dump,
-// otherwise a cluster connection and the gate; or the monitor, on a dump or a cluster.
+// otherwise a cluster connection and the gate; or the monitor, on a dump or a cluster. The gate (and
+// with it the traffic probes: http, https, tls, dns) is imported only when a cluster is judged, so a
+// snapshot loads nothing but pure code.
 import type { ClusterClient } from './cluster/types.ts'
-import { runGate } from './gate.ts'
 import type { Settings } from './inputs.ts'
 import type { RouteState } from './model/transitions.ts'
 import type { Report, ReportVerdict } from './model/types.ts'
@@ -35,7 +36,7 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report<Rep
   if (settings.fromFile !== undefined) {
     return runSnapshot(settings, deps.cwd)
   }
-  const cluster = await deps.connect(settings)
+  const [cluster, { runGate }] = await Promise.all([deps.connect(settings), import('./gate.ts')])
   try {
     return await runGate(settings, { cluster, log: deps.log, cwd: deps.cwd, now: deps.now })
   } finally {

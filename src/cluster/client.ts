@@ -18,7 +18,7 @@ import { listRoutes } from './routes.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
 import { watchRoutes } from './watch.ts'
-import { readWorld } from './world.ts'
+import { readWorld } from './read-world.ts'
 import { readClusterDump } from './dump.ts'
 
 export class KubeClusterClient implements ClusterClient {

@@ -5,7 +5,7 @@ import { ROUTE_KINDS, type KubeObject } from '../model/types.ts'
 import { listRoutes } from './routes.ts'
 import type { Session } from './session.ts'
 import type { ClusterDump } from './types.ts'
-import { readWorld } from './world.ts'
+import { readWorld } from './read-world.ts'
 
 /** The kinds a dump holds, by the plural their forbidden sentences start with. */
 const DUMP_KINDS: Record<string, string> = {

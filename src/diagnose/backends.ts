@@ -10,9 +10,9 @@ import {
   reportsEmptyRules,
   routeBackendRefs,
   routeRules
-} from './route-spec.ts'
-import type { BackendRef } from './route-spec.ts'
-import { capitalize, listing, unique } from './text.ts'
+} from '../model/route-spec.ts'
+import type { BackendRef } from '../model/route-spec.ts'
+import { capitalize, listing, unique } from './phrasing.ts'
 import {
   blindSpots,
   canSee,

@@ -9,7 +9,7 @@ import {
   isServiceRef,
   emptyRules,
   reportsEmptyRules
-} from './route-spec.ts'
+} from '../model/route-spec.ts'
 import {
   canSee,
   findGateway,

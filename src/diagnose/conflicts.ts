@@ -3,13 +3,17 @@
 // hold an intersecting hostname and the same match, read from the Routes the run holds.
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { hostnamesIntersect } from './hostnames.ts'
-import { routeHostnames } from './route-spec.ts'
-import { listing } from './text.ts'
+import {
+  routeHostnames,
+  routeParentRefs,
+  routeRules,
+  type RequestMatch,
+  type ValueMatch
+} from '../model/route-spec.ts'
+import { listing } from './phrasing.ts'
 import { readEntries } from '../model/entries.ts'
-import { routeParentRefs } from '../model/parent-ref.ts'
 import { olderRouteFirst } from '../model/route-id.ts'
 import type { ParentRef, RouteObject, RouteVerdict } from '../model/types.ts'
-import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 
 export const CONFLICT_REASONS = new Set([
   'RuleMatchConflict',
@@ -25,44 +29,20 @@ export function reportsConflict(verdict: RouteVerdict): boolean {
 const sameParent = (a: ParentRef, b: ParentRef): boolean =>
   a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name
 
-/** A canonical text per match ("path PathPrefix /api, header x-env Exact staging"); JSON-stable. */
+/** A canonical text per match ("path PathPrefix /api, header x-env Exact staging"). */
 function matchesOf(route: RouteObject): Set<string> {
-  const out = new Set<string>()
-  for (const rule of arrayField(route.spec, 'rules') ?? []) {
-    const raw = arrayField(rule, 'matches') ?? []
-    const matches = raw.length > 0 ? raw : [{}]
-    for (const match of matches) {
-      out.add(describeWholeMatch(route, match))
-    }
-  }
-  return out
+  return new Set(routeRules(route).flatMap((rule) => rule.requestMatches.map(describeWholeMatch)))
 }
 
-function describeWholeMatch(route: RouteObject, match: unknown): string {
-  if (!isRecord(match)) return 'any request'
+function describeWholeMatch(match: RequestMatch): string {
   const parts: string[] = []
-  const path = isRecord(match.path) ? match.path : route.kind === 'HTTPRoute' ? {} : undefined
-  if (path)
-    parts.push(
-      `path ${stringField(path, 'type') ?? 'PathPrefix'} ${stringField(path, 'value') ?? '/'}`
-    )
-  for (const field of ['headers', 'queryParams'] as const) {
-    const items = (arrayField(match, field) ?? []).filter(isRecord)
-    const sorted = items
-      .map(
-        (h) =>
-          `${field === 'headers' ? 'header' : 'query'} ${stringField(h, 'name') ?? ''} ${stringField(h, 'type') ?? 'Exact'} ${stringField(h, 'value') ?? ''}`
-      )
-      .sort()
-    parts.push(...sorted)
-  }
-  if (typeof match.method === 'string') parts.push(`method ${match.method}`)
-  if (isRecord(match.method)) {
-    const m = match.method
-    parts.push(
-      `gRPC ${stringField(m, 'type') ?? 'Exact'} ${stringField(m, 'service') ?? '*'}/${stringField(m, 'method') ?? '*'}`
-    )
-  }
+  if (match.path) parts.push(`path ${match.path.type} ${match.path.value}`)
+  const values = (field: string, items: ValueMatch[]): string[] =>
+    items.map((v) => `${field} ${v.name} ${v.type} ${v.value}`).sort()
+  parts.push(...values('header', match.headers), ...values('query', match.queryParams))
+  if (match.method !== undefined) parts.push(`method ${match.method}`)
+  const grpc = match.grpcMethod
+  if (grpc) parts.push(`gRPC ${grpc.type} ${grpc.service ?? '*'}/${grpc.method ?? '*'}`)
   return parts.length > 0 ? parts.join(', ') : 'any request'
 }
 

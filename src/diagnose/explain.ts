@@ -22,7 +22,7 @@ import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
 import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
 import { explainTerminating } from './terminating.ts'
-import { listing, unique, uniqueSentences } from './text.ts'
+import { listing, unique, uniqueSentences } from './phrasing.ts'
 import type {
   Finding,
   ParentResult,

@@ -15,9 +15,9 @@ import { nearestNames, oneOf } from './nearest.ts'
 import { describeRefusals, listenerRefusal } from './refused-listeners.ts'
 import type { Refusal } from './refused-listeners.ts'
 import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
-import { routeHostnames } from './route-spec.ts'
+import { routeHostnames } from '../model/route-spec.ts'
 import { checkSelector, describeSelector } from './selectors.ts'
-import { capitalize, listing, unique } from './text.ts'
+import { capitalize, listing, unique } from './phrasing.ts'
 import {
   blindSpots,
   conditionOf,

@@ -3,7 +3,7 @@
 import { controllerLabel } from './controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from './nearest.ts'
-import { capitalize, describeCondition, listing } from './text.ts'
+import { capitalize, describeCondition, listing } from './phrasing.ts'
 import {
   blindSpots,
   canSee,

@@ -3,7 +3,7 @@
 // reason the controller gave. Pure and shared: the gate's advice and `predict` read the same rule.
 import { controllerLabel, findController } from './controllers.ts'
 import { specKinds } from './listener-selection.ts'
-import { describeCondition, listing } from './text.ts'
+import { describeCondition, listing } from './phrasing.ts'
 import { conditionOf } from './world.ts'
 import type { Listener, ListenerStatus } from './world.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'

@@ -1,9 +1,9 @@
 // Evidence for rule-level reasons: the rules, matches and filters a message names, checked against
 // the values Gateway API defines (UnsupportedValue, IncompatibleFilters, Fall Back).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeMatch, routeRules, rulesNamedIn } from './route-spec.ts'
-import type { Rule } from './route-spec.ts'
-import { listing, quoted } from './text.ts'
+import { describeMatch, routeRules, rulesNamedIn } from '../model/route-spec.ts'
+import type { Rule } from '../model/route-spec.ts'
+import { listing, quoted } from './phrasing.ts'
 import { conditionOf } from './world.ts'
 import type { RouteKind } from '../model/types.ts'
 

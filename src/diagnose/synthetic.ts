@@ -2,7 +2,7 @@
 // (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs).
 import { controllerLabel } from './controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeCondition, formatDuration, listing, quoted } from './text.ts'
+import { describeCondition, formatDuration, listing, quoted } from './phrasing.ts'
 import { yamlScalar } from './yaml.ts'
 import { readEntries } from '../model/entries.ts'
 import { formatParentRef } from '../model/parent-ref.ts'

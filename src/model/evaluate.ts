@@ -6,7 +6,8 @@ import { routeId } from './route-id.ts'
 import { assignEntries, sameScope } from './matching.ts'
 import { findGateway, isGatewayRef, ownerController } from './owner.ts'
 import type { OwnerWorld } from './owner.ts'
-import { formatParentRef, parentRefKey, routeParentRefs } from './parent-ref.ts'
+import { formatParentRef, parentRefKey } from './parent-ref.ts'
+import { routeParentRefs } from './route-spec.ts'
 import type {
   Condition,
   Finding,

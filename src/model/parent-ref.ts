@@ -1,6 +1,6 @@
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from './types.ts'
-import type { ParentRef, RouteObject } from './types.ts'
-import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
+import type { ParentRef } from './types.ts'
+import { integerField, stringField } from './unknown.ts'
 
 /**
  * The core group is spelled `""` by Gateway API and `core` by some meshes (Linkerd writes it in
@@ -55,12 +55,4 @@ export function formatParentRef(ref: ParentRef, routeNamespace?: string): string
   const section = ref.sectionName === undefined ? '' : `#${ref.sectionName}`
   const port = ref.port === undefined ? '' : `:${ref.port}`
   return `${kind}${name}${section}${port}`
-}
-
-/** The Route's spec.parentRefs, normalized; entries that are not objects are skipped. */
-export function routeParentRefs(route: RouteObject): ParentRef[] {
-  const spec: unknown = isRecord(route) ? route.spec : undefined
-  return (arrayField(spec, 'parentRefs') ?? [])
-    .filter(isRecord)
-    .map((raw) => normalizeParentRef(raw, route.metadata.namespace))
 }

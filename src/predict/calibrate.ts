@@ -3,7 +3,8 @@
 // said failed (or the reverse), that reason is not trusted for that controller: its predictions become
 // unknown. This is how a controller's deviations show up without a hard-coded list.
 import { parseCondition } from '../model/entries.ts'
-import { normalizeParentRef, parentRefKey, routeParentRefs } from '../model/parent-ref.ts'
+import { normalizeParentRef, parentRefKey } from '../model/parent-ref.ts'
+import { routeParentRefs } from '../model/route-spec.ts'
 import type { Calibration, Condition, RouteObject } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 import type { Objects } from './overlay.ts'

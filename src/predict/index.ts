@@ -7,7 +7,7 @@ import { findController } from '../diagnose/controllers.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import type { Settings } from '../inputs.ts'
 import { isGatewayRef } from '../model/owner.ts'
-import { routeParentRefs } from '../model/parent-ref.ts'
+import { routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,

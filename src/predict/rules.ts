@@ -16,10 +16,10 @@ import {
   isServiceRef,
   routeBackendRefs,
   routeHostnames
-} from '../diagnose/route-spec.ts'
-import type { BackendRef } from '../diagnose/route-spec.ts'
+} from '../model/route-spec.ts'
+import type { BackendRef } from '../model/route-spec.ts'
 import { checkSelector } from '../diagnose/selectors.ts'
-import { listing } from '../diagnose/text.ts'
+import { listing } from '../diagnose/phrasing.ts'
 import {
   conditionOf,
   conditionsOf,

@@ -2,23 +2,9 @@
 // someone else. These functions make such text inert in each place it lands: the terminal, the
 // workflow log (where "::" lines are commands), Markdown and HTML.
 
-// ANSI/VT escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and the short
-// two-character forms. Also the 8-bit CSI/OSC introducers (U+009B, U+009D).
-const ANSI_ESCAPE =
-  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]?/g
+import { stripControl } from '../model/plain-text.ts'
 
-// C0 except \t and \n, DEL, C1, and the bidirectional overrides that can make text read differently
-// from what it is ("Trojan Source").
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
-
-/** Removes ANSI escapes and control characters; keeps \n, turns \t into a space and \r\n into \n. */
-export function stripControl(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(ANSI_ESCAPE, '')
-    .replace(CONTROL, '')
-    .replace(/\t/g, ' ')
-}
+export { stripControl, truncate } from '../model/plain-text.ts'
 
 const HTML_ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -67,16 +53,6 @@ export function neutralizeWorkflowCommands(text: string): string {
 /** For the workflow log: no control characters, and no line of the text can be a workflow command. */
 export function safeLogLine(text: string): string {
   return neutralizeWorkflowCommands(stripControl(text))
-}
-
-/** Cuts to at most `max` UTF-16 units, ending in "…" when cut, never splitting a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text
-  if (max <= 0) return ''
-  let end = max - 1
-  const last = text.charCodeAt(end - 1)
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1
-  return `${text.slice(0, end)}…`
 }
 
 /**

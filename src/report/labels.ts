@@ -12,8 +12,8 @@ import type {
   ProbeResult
 } from '../model/types.ts'
 import { arrayField, stringField } from '../model/unknown.ts'
-import { formatDuration } from '../diagnose/text.ts'
-export { formatDuration } from '../diagnose/text.ts'
+import { formatDuration } from '../model/plain-text.ts'
+export { formatDuration } from '../model/plain-text.ts'
 export { formatParentRef } from '../model/parent-ref.ts'
 export { routeId } from '../model/route-id.ts'
 

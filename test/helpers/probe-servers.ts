@@ -6,7 +6,7 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import type { ProbeRequest } from '../../src/probe/plan.ts'
+import type { ProbeRequest } from '../../src/probe/rules/plan-requests.ts'
 import { makeCa, signCertificate } from '../cluster/pki.ts'
 
 export interface SeenRequest {

@@ -49,8 +49,8 @@ function settingsOf(args: string[]) {
 describe('the dump file', () => {
   const text = renderDump({ objects: OBJECTS, forbidden: HEADER.forbidden, complete: [] }, HEADER)
 
-  it('is one List that check --from-file sorts into Routes and the world around them', () => {
-    const docs = parseManifestText(text, 'dump.yaml')
+  it('is one List that check --from-file sorts into Routes and the world around them', async () => {
+    const docs = await parseManifestText(text, 'dump.yaml')
     expect(docs.map((d) => d.object.kind)).toEqual(['Gateway', 'HTTPRoute', 'Namespace'])
     const settings = settingsOf(['check', '--from-file', 'dump.yaml'])
     const { routes, world } = splitDump(docs, settings)
@@ -59,9 +59,9 @@ describe('the dump file', () => {
     expect(world.namespaces[0]?.metadata.labels).toEqual({ team: 'shop' })
   })
 
-  it('carries its header on line 1 and as List annotations', () => {
+  it('carries its header on line 1 and as List annotations', async () => {
     expect(readDumpHeader(text, 'dump.yaml')).toEqual(HEADER)
-    const list = parseManifestText(text.replace(/^#.*\n/, ''), 'd')
+    const list = await parseManifestText(text.replace(/^#.*\n/, ''), 'd')
     expect(list).toHaveLength(3)
     expect(text).toContain('route-gate.dev/taken-at: 2026-12-04T03:00:00.000Z')
     expect(text).toContain('route-gate.dev/context: prod')

@@ -12,7 +12,7 @@ import { neutralizeWorkflowCommands, safeLogLine } from '../../src/report/escape
 import { renderJson, reportForOutput } from '../../src/report/json.ts'
 import { renderChangeComment, renderIssueBody } from '../../src/report/issue.ts'
 import { renderSummary } from '../../src/report/summary.ts'
-import { renderText } from '../../src/report/text.ts'
+import { renderText } from '../../src/report/terminal.ts'
 import { HOSTILE, hostileReport } from '../fixtures/report/reports.ts'
 import {
   expectInertMarkdown,

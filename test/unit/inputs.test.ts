@@ -15,7 +15,7 @@ import {
   parseSettings,
   splitList
 } from '../../src/inputs.ts'
-import { loadTrafficCa } from '../../src/probe/ca.ts'
+import { loadTrafficCa } from '../../src/probe/transport/ca.ts'
 import { makeTestPki } from '../helpers/probe-servers.ts'
 
 const settingsFrom = (values: Record<string, string>) =>

@@ -39,7 +39,7 @@ const linesOf = (text: string, start: RegExp) =>
 describe('large texts', () => {
   const items = Array.from({ length: 3000 }, (_, i) => route(i))
 
-  it('reads a >1 MiB List with the same values and the line of every item', () => {
+  it('reads a >1 MiB List with the same values and the line of every item', async () => {
     const text = stringify({
       apiVersion: 'v1',
       kind: 'List',
@@ -47,28 +47,28 @@ describe('large texts', () => {
       metadata: { resourceVersion: '' }
     })
     expect(text.length).toBeGreaterThan(1024 * 1024)
-    const docs = parseManifestText(text, 'dump.yaml')
+    const docs = await parseManifestText(text, 'dump.yaml')
     expect(docs.map((d) => d.object)).toEqual(items)
     expect(docs.map((d) => d.line)).toEqual(linesOf(text, /^ {2}- apiVersion:/))
     expect(docs.every((d) => d.index === 1)).toBe(true)
   })
 
-  it("reads >1 MiB of multi-document YAML with each document's line and index", () => {
+  it("reads >1 MiB of multi-document YAML with each document's line and index", async () => {
     const text = items.map((item) => `---\n${stringify(item)}`).join('')
-    const docs = parseManifestText(text, 'routes.yaml')
+    const docs = await parseManifestText(text, 'routes.yaml')
     expect(docs).toHaveLength(items.length)
     expect(docs.map((d) => d.line)).toEqual(linesOf(text, /^apiVersion:/))
     expect(docs.map((d) => d.index)).toEqual(items.map((_, i) => i + 1))
   })
 
-  it('reads >1 MiB of JSON as JSON', () => {
+  it('reads >1 MiB of JSON as JSON', async () => {
     const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)
-    const docs = parseManifestText(text, 'dump.json')
+    const docs = await parseManifestText(text, 'dump.json')
     expect(docs.map((d) => d.object)).toEqual(items)
     expect(docs[1]?.line).toBe(linesOf(text, /^ {4}\{$/)[1])
   })
 
-  it('still refuses an alias bomb and explains a syntax error precisely', () => {
+  it('still refuses an alias bomb and explains a syntax error precisely', async () => {
     const padding = `# ${'x'.repeat(1024 * 1024)}\n`
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]']
     for (let i = 1; i < 12; i++) {
@@ -76,10 +76,10 @@ describe('large texts', () => {
       levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(', ')}]`)
     }
     const bomb = `${padding}apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`
-    expect(() => parseManifestText(bomb, 'bomb.yaml')).toThrow(InputError)
-    expect(() => parseManifestText(bomb, 'bomb.yaml')).toThrow(/alias/i)
+    await expect(parseManifestText(bomb, 'bomb.yaml')).rejects.toThrow(InputError)
+    await expect(parseManifestText(bomb, 'bomb.yaml')).rejects.toThrow(/alias/i)
     const broken = `${padding}apiVersion: v1\nkind: [unclosed\n`
-    expect(() => parseManifestText(broken, 'broken.yaml')).toThrow(
+    await expect(parseManifestText(broken, 'broken.yaml')).rejects.toThrow(
       /^broken\.yaml document 1 \(line \d+, column \d+\): invalid YAML/
     )
   })

@@ -27,16 +27,16 @@ const messageOf = async (fn: () => unknown): Promise<string> => {
 }
 
 describe('parseManifestText', () => {
-  it('keeps file, document index and starting line of every document', () => {
+  it('keeps file, document index and starting line of every document', async () => {
     const text = `# leading comment\n${route('a')}---\n\n${route('b')}`
-    const docs = parseManifestText(text, 'routes.yaml')
+    const docs = await parseManifestText(text, 'routes.yaml')
     expect(docs.map((d) => [d.file, d.index, d.line, d.object.metadata.name])).toEqual([
       ['routes.yaml', 1, 2, 'a'],
       ['routes.yaml', 2, 12, 'b']
     ])
   })
 
-  it('flattens a List and gives each item its own line', () => {
+  it('flattens a List and gives each item its own line', async () => {
     const text = `apiVersion: v1
 kind: List
 items:
@@ -47,15 +47,15 @@ items:
   kind: HTTPRoute
   metadata: {name: web, namespace: shop}
 `
-    const docs = parseManifestText(text, 'dump.yaml')
+    const docs = await parseManifestText(text, 'dump.yaml')
     expect(docs.map((d) => [d.object.kind, d.line])).toEqual([
       ['Service', 4],
       ['HTTPRoute', 7]
     ])
   })
 
-  it('reads JSON', () => {
-    const docs = parseManifestText(
+  it('reads JSON', async () => {
+    const docs = await parseManifestText(
       JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' } }),
       'svc.json'
     )

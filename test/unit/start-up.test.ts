@@ -115,13 +115,14 @@ describe('what each command loads', () => {
     face: 'cli' | 'action',
     args: string[] | Record<string, string>,
     env: Record<string, string> = {}
-  ): Promise<{ code: number | null; files: string[] }> {
+  ): Promise<{ code: number | null; files: string[]; builtins: string[] }> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-loads-'))
     const hook = path.join(dir, 'hook.mjs')
     await writeFile(
       hook,
       `import { registerHooks } from 'node:module'
 registerHooks({ load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context) } })
+process.on('exit', () => { for (const m of process.moduleLoadList) process.stderr.write('BUILTIN ' + m.replace(/ /g, '_') + '\\n') })
 `
     )
     const options = { env: { ...env, NODE_OPTIONS: `--import=${hook}` } }
@@ -129,7 +130,9 @@ registerHooks({ load(url, context, next) { process.stderr.write('LOADED ' + url 
       ? await runCli(args, options)
       : await runAction(args, options)
     const files = [...stderr.matchAll(/^LOADED file:\/\/(\S+)$/gm)].map((m) => m[1]!)
-    return { code, files: files.filter((f) => f.startsWith(path.join(REPO, 'dist'))) }
+    // the Node modules loaded, as process.moduleLoadList names them ("NativeModule http")
+    const builtins = [...stderr.matchAll(/^BUILTIN (\S+)$/gm)].map((m) => m[1]!.replace(/_/g, ' '))
+    return { code, files: files.filter((f) => f.startsWith(path.join(REPO, 'dist'))), builtins }
   }
   // keepNames keeps class names in the minified code: these are the two heavy clients
   const holding = async (files: string[], name: string): Promise<string[]> => {
@@ -150,6 +153,51 @@ registerHooks({ load(url, context, next) { process.stderr.write('LOADED ' + url 
       expect(await holding(files, '"KubeConfig"'), args.join(' ')).toEqual([])
       expect(await holding(files, '"Octokit"'), args.join(' ')).toEqual([])
     }
+  })
+
+  // What the offline commands must not load, each found by a name minifying keeps (keepNames) or
+  // by the name Node gives its own modules: the cluster client, the GitHub client, an HTTP client
+  // (Node's built-in fetch is undici, loaded on first use of fetch; the bundled undici is the
+  // cluster client's and @actions/http-client's) and the precise YAML reader, which reads only what
+  // the fast one refuses.
+  const OFFLINE_NEVER = {
+    files: {
+      '@kubernetes/client-node': '"KubeConfig"',
+      '@actions/github (Octokit)': '"Octokit"',
+      'undici, bundled': 'UND_ERR_',
+      'the yaml package': '"LineCounter"'
+    },
+    builtins: [
+      'NativeModule internal/deps/undici/undici',
+      'NativeModule http',
+      'NativeModule https',
+      'NativeModule tls',
+      'NativeModule http2',
+      'NativeModule dns/promises'
+    ]
+  }
+
+  it('loads no cluster, GitHub or HTTP client and one YAML reader for a snapshot, a prediction or --help', async () => {
+    for (const args of [
+      ['check', '--from-file', EXAMPLE],
+      ['check', '--from-file', EXAMPLE, '--format', 'json'],
+      ['predict', '--manifests', 'examples/pull-request/routes.yaml', '--from-file', EXAMPLE],
+      ['--help']
+    ]) {
+      const { code, files, builtins } = await loadedFiles('cli', args)
+      const what = args.join(' ')
+      expect(code, what).toBe(args[0] === '--help' ? 0 : 1)
+      expect(builtins.length, what).toBeGreaterThan(0)
+      const found: string[] = []
+      for (const [name, marker] of Object.entries(OFFLINE_NEVER.files)) {
+        if ((await holding(files, marker)).length > 0) found.push(name)
+      }
+      found.push(...builtins.filter((b) => OFFLINE_NEVER.builtins.includes(b)))
+      expect(found, what).toEqual([])
+    }
+    // the snapshot did read its YAML: with js-yaml
+    const { files } = await loadedFiles('cli', ['check', '--from-file', EXAMPLE])
+    expect(await holding(files, '"parseEvents"')).toHaveLength(1)
   })
 
   it('never loads them in the Action for a bad input or a dump', async () => {

@@ -7,7 +7,7 @@ import { parseSettings } from '../../../src/inputs.ts'
 import type { Problem, Report } from '../../../src/model/types.ts'
 import { renderJson } from '../../../src/report/json.ts'
 import { renderSummary } from '../../../src/report/summary.ts'
-import { renderText } from '../../../src/report/text.ts'
+import { renderText } from '../../../src/report/terminal.ts'
 import { runSnapshot } from '../../../src/snapshot.ts'
 import { gateReport, hostileReport } from '../../fixtures/report/reports.ts'
 

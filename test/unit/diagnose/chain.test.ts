@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parentChain } from '../../../src/diagnose/chain.ts'
-import { namespacesToRead } from '../../../src/diagnose/route-spec.ts'
+import { namespacesToRead } from '../../../src/model/route-spec.ts'
 import type { ChainLink, Condition, Finding } from '../../../src/model/types.ts'
 import { baseWorld, parentVerdict, ref, route } from '../../fixtures/diagnose/world.ts'
 

@@ -12,8 +12,8 @@ import {
   routeHostnames,
   routeRules,
   rulesNamedIn
-} from '../../../src/diagnose/route-spec.ts'
-import type { BackendRef } from '../../../src/diagnose/route-spec.ts'
+} from '../../../src/model/route-spec.ts'
+import type { BackendRef } from '../../../src/model/route-spec.ts'
 import { route } from '../../fixtures/diagnose/world.ts'
 
 describe('routeHostnames', () => {
@@ -114,7 +114,14 @@ describe('routeRules: backendRefs and filters', () => {
       { where: 'rule 0 backendRef 0 filter 0', type: 'ResponseHeaderModifier' }
     ])
     expect(rule?.filters[2]).not.toHaveProperty('extensionRef')
-    expect(empty).toEqual({ index: 1, filters: [], matches: [], backendRefs: [] })
+    expect(empty).toEqual({
+      index: 1,
+      filters: [],
+      matches: [],
+      // an HTTPRoute rule without matches takes every request under /
+      requestMatches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [], queryParams: [] }],
+      backendRefs: []
+    })
   })
 
   it('reads a Route without rules as none', () => {

@@ -1,7 +1,7 @@
 // What one answer means, without a network: the no-route comparison and the gateway errors.
 import { describe, expect, it } from 'vitest'
-import { classify, type NoRouteAnswers, type RawAnswer } from '../../../src/probe/answer.ts'
-import type { ProbeRequest } from '../../../src/probe/plan.ts'
+import { classify, type NoRouteAnswers, type RawAnswer } from '../../../src/probe/rules/answer.ts'
+import type { ProbeRequest } from '../../../src/probe/rules/plan-requests.ts'
 
 const request = (host: string, path: string): ProbeRequest => ({
   listener: 'web',

@@ -1,9 +1,9 @@
 // The verdict with verify-traffic: ready only when the status is ready and the probe serves.
 import { describe, expect, it } from 'vitest'
 import type { ParentResult, RouteResult } from '../../../src/model/types.ts'
-import { applyProbes, probeKey } from '../../../src/probe/apply.ts'
-import { notProbedOutcome } from '../../../src/probe/explain.ts'
-import type { ProbeOutcome } from '../../../src/probe/verify.ts'
+import { applyProbes, probeKey } from '../../../src/probe/rules/traffic-verdict.ts'
+import { notProbedOutcome } from '../../../src/probe/rules/answer-meaning.ts'
+import type { ProbeOutcome } from '../../../src/probe/loop/rounds.ts'
 
 const ref = {
   group: 'gateway.networking.k8s.io',

@@ -4,9 +4,9 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sendProbe } from '../../../src/probe/http.ts'
-import type { ProbeRequest } from '../../../src/probe/plan.ts'
-import { parseCidr } from '../../../src/probe/target-guard.ts'
+import { sendProbe } from '../../../src/probe/transport/http.ts'
+import type { ProbeRequest } from '../../../src/probe/rules/plan-requests.ts'
+import { parseCidr } from '../../../src/probe/rules/target-guard.ts'
 import {
   closedPort,
   makeTestPki,
@@ -20,7 +20,7 @@ const request = (port: number, extra: Partial<ProbeRequest> = {}): ProbeRequest 
   probeRequest(port, { path: '/cart?q=1', headers: { 'x-version': '2' }, ...extra })
 
 const options = { timeoutMs: 2000, skipTlsVerify: false, policy: { allowedCidrs: [] } }
-const HTTP_MODULE = fileURLToPath(new URL('../../../src/probe/http.ts', import.meta.url))
+const HTTP_MODULE = fileURLToPath(new URL('../../../src/probe/transport/http.ts', import.meta.url))
 
 describe('sendProbe over HTTP', () => {
   let server: TestServer

@@ -2,13 +2,13 @@
 // and the Gateway alone.
 import { describe, expect, it } from 'vitest'
 import { normalizeParentRef } from '../../../src/model/parent-ref.ts'
-import { parseCidr } from '../../../src/probe/target-guard.ts'
+import { parseCidr } from '../../../src/probe/rules/target-guard.ts'
 import type { KubeObject, RouteObject, World } from '../../../src/model/types.ts'
 import {
   MAX_REQUESTS_PER_PARENT,
   planParent,
   type ListenerTarget
-} from '../../../src/probe/plan.ts'
+} from '../../../src/probe/rules/plan-requests.ts'
 
 const OPEN = { allowedCidrs: [] }
 

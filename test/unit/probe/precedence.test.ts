@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { normalizeParentRef } from '../../../src/model/parent-ref.ts'
 import type { RouteObject } from '../../../src/model/types.ts'
-import { winningRoute } from '../../../src/probe/precedence.ts'
+import { winningRoute } from '../../../src/probe/rules/precedence.ts'
 import { probeRequest } from '../../helpers/probe-servers.ts'
 
 const parent = normalizeParentRef({ name: 'edge', namespace: 'infra' }, 'shop')

@@ -7,7 +7,7 @@ import {
   refusedName,
   refusedTarget,
   type GuardPolicy
-} from '../../../src/probe/target-guard.ts'
+} from '../../../src/probe/rules/target-guard.ts'
 
 const OPEN: GuardPolicy = { allowedCidrs: [] }
 const only = (...cidrs: string[]): GuardPolicy => ({

@@ -2,10 +2,14 @@
 // comparison with the no-route answer, and what the report says when a parent does not serve.
 import { afterEach, describe, expect, it } from 'vitest'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { StatusRange } from '../../../src/probe/answer.ts'
-import { sendProbe } from '../../../src/probe/http.ts'
-import type { ListenerTarget, ProbeRequest } from '../../../src/probe/plan.ts'
-import { REQUEST_TIMEOUT_MS, verifyTraffic, type ProbeTarget } from '../../../src/probe/verify.ts'
+import type { StatusRange } from '../../../src/probe/rules/answer.ts'
+import { sendProbe } from '../../../src/probe/transport/http.ts'
+import type { ListenerTarget, ProbeRequest } from '../../../src/probe/rules/plan-requests.ts'
+import {
+  REQUEST_TIMEOUT_MS,
+  verifyTraffic,
+  type ProbeTarget
+} from '../../../src/probe/loop/rounds.ts'
 import {
   closedPort,
   dataPlane,

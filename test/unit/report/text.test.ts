@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderText } from '../../../src/report/text.ts'
+import { renderText } from '../../../src/report/terminal.ts'
 import { expectNoControl, expectNoWorkflowCommand } from '../../fixtures/report/inert.ts'
 import { gateReport, hostileReport } from '../../fixtures/report/reports.ts'
 

@@ -1,7 +1,7 @@
 // Traffic verification: sends each parent's planned requests in rounds, with backoff, until every
 // parent serves or the deadline passes. A parent serves when every one of its requests is routed; the
 // listener's no-route answer is fetched once per listener and compared with each answer.
-import type { Problem, ProbeResult } from '../model/types.ts'
+import type { Problem, ProbeResult } from '../../model/types.ts'
 import {
   classify,
   usableNoRoute,
@@ -9,11 +9,16 @@ import {
   type NoRouteAnswers,
   type RawAnswer,
   type StatusRange
-} from './answer.ts'
-import { explainAnswer, notProbedOutcome, reportAnswer } from './explain.ts'
-import type { Send, SendOptions } from './http.ts'
-import type { GuardPolicy } from './target-guard.ts'
-import { requestUrl, type ListenerTarget, type ParentPlan, type ProbeRequest } from './plan.ts'
+} from '../rules/answer.ts'
+import { explainAnswer, notProbedOutcome, reportAnswer } from '../rules/answer-meaning.ts'
+import type { Send, SendOptions } from '../transport/http.ts'
+import type { GuardPolicy } from '../rules/target-guard.ts'
+import {
+  requestUrl,
+  type ListenerTarget,
+  type ParentPlan,
+  type ProbeRequest
+} from '../rules/plan-requests.ts'
 
 export interface ProbeTarget {
   /** unique per Route and parent */

@@ -2,7 +2,7 @@
 // "no route" answer, a gateway error, or no answer at all. A status code alone cannot say it: a
 // backend may itself answer 404, so an answer is routed when it differs from what the same listener
 // answers for a hostname and path no Route claims.
-import type { ProbeRequest } from './plan.ts'
+import type { ProbeRequest } from './plan-requests.ts'
 
 /** The error code of an answer the target guard refused to ask for (see http.ts). */
 export const TARGET_REFUSED = 'ROUTE_GATE_TARGET_REFUSED'

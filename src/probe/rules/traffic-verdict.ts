@@ -1,11 +1,11 @@
 // The verdict with verify-traffic (pure): a parent is ready only when its status is ready and its
 // probe says serving. Kinds no request can be built for yet keep their status verdict, with a warning.
-import { combineVerdicts } from '../model/evaluate.ts'
-import { parentRefKey } from '../model/parent-ref.ts'
-import { routeKey } from '../model/route-id.ts'
-import type { ParentRef, ParentResult, RouteResult } from '../model/types.ts'
-import { notProbedOutcome } from './explain.ts'
-import type { ProbeOutcome } from './verify.ts'
+import { combineVerdicts } from '../../model/evaluate.ts'
+import { parentRefKey } from '../../model/parent-ref.ts'
+import { routeKey } from '../../model/route-id.ts'
+import type { ParentRef, ParentResult, RouteResult } from '../../model/types.ts'
+import { notProbedOutcome } from './answer-meaning.ts'
+import type { ProbeOutcome } from '../loop/rounds.ts'
 
 export function probeKey(
   route: { kind: string; namespace: string; name: string },

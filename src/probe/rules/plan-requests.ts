@@ -1,14 +1,14 @@
 // Which requests prove that a parent serves a Route (pure): the Gateway's address, the HTTP and HTTPS
 // listeners the parentRef selects that admit the Route, each Route hostname a listener admits (a
 // wildcard made concrete), and one request per rule from its first match that a request can satisfy.
-import { hostnamesIntersect } from '../diagnose/hostnames.ts'
-import { selectListeners, takesKind } from '../diagnose/listener-selection.ts'
-import { routeHostnames } from '../diagnose/route-spec.ts'
-import { findGateway, listenerStatusesOf, listenersOf } from '../diagnose/world.ts'
-import type { Listener } from '../diagnose/world.ts'
-import { GATEWAY_GROUP } from '../model/types.ts'
-import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
-import { arrayField, isRecord, stringField } from '../model/unknown.ts'
+import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
+import { selectListeners, takesKind } from '../../diagnose/listener-selection.ts'
+import { routeHostnames } from '../../model/route-spec.ts'
+import { findGateway, listenerStatusesOf, listenersOf } from '../../diagnose/world.ts'
+import type { Listener } from '../../diagnose/world.ts'
+import { GATEWAY_GROUP } from '../../model/types.ts'
+import type { KubeObject, ParentRef, RouteObject, World } from '../../model/types.ts'
+import { arrayField, isRecord, stringField } from '../../model/unknown.ts'
 import { refusedTarget, type AddressOrigin, type GuardPolicy } from './target-guard.ts'
 
 export interface ProbeRequest {

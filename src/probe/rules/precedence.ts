@@ -3,15 +3,18 @@
 // that request. Hostname first (characters of a matching exact hostname, then of any matching one),
 // then the match (Exact path, longest prefix, method, most headers, most query parameters), then the
 // oldest Route, then namespace/name in alphabetical order.
-import { hostnamesIntersect } from '../diagnose/hostnames.ts'
-import { routeHostnames } from '../diagnose/route-spec.ts'
-import { readEntries } from '../model/entries.ts'
-import { assignEntries } from '../model/matching.ts'
-import { routeParentRefs } from '../model/parent-ref.ts'
-import { olderRouteFirst, routeId, routeRef } from '../model/route-id.ts'
-import type { ParentRef, RouteObject } from '../model/types.ts'
-import { arrayField, isRecord, stringField } from '../model/unknown.ts'
-import type { ProbeRequest } from './plan.ts'
+import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
+import {
+  routeHostnames,
+  routeParentRefs,
+  routeRules,
+  type RequestMatch
+} from '../../model/route-spec.ts'
+import { readEntries } from '../../model/entries.ts'
+import { assignEntries } from '../../model/matching.ts'
+import { olderRouteFirst, routeId, routeRef } from '../../model/route-id.ts'
+import type { ParentRef, RouteObject } from '../../model/types.ts'
+import type { ProbeRequest } from './plan-requests.ts'
 
 interface Claim {
   route: RouteObject
@@ -90,17 +93,23 @@ function beats(a: Claim, b: Claim): boolean {
 function bestClaim(route: RouteObject, request: ProbeRequest): Claim | undefined {
   const host = hostKey(route, request.host)
   if (!host) return undefined
+  // a Route without rules has the API server's default one: every request under /
+  const rules = routeRules(route)
+  const matches = rules.length === 0 ? [ANY_PATH] : rules.flatMap((rule) => rule.requestMatches)
   let best: Claim | undefined
-  for (const rule of arrayField(route.spec, 'rules') ?? [{}]) {
-    const matches = arrayField(rule, 'matches') ?? []
-    for (const match of matches.length === 0 ? [{}] : matches) {
-      const key = matchKey(match, request)
-      if (!key) continue
-      const claim = { route, key: [...host.key, ...key.key], describe: key.describe }
-      if (!best || beats(claim, best)) best = claim
-    }
+  for (const match of matches) {
+    const key = matchKey(match, request)
+    if (!key) continue
+    const claim = { route, key: [...host.key, ...key.key], describe: key.describe }
+    if (!best || beats(claim, best)) best = claim
   }
   return best
+}
+
+const ANY_PATH: RequestMatch = {
+  path: { type: 'PathPrefix', value: '/' },
+  headers: [],
+  queryParams: []
 }
 
 function hostKey(route: RouteObject, host: string): { key: number[] } | undefined {
@@ -113,31 +122,26 @@ function hostKey(route: RouteObject, host: string): { key: number[] } | undefine
 }
 
 function matchKey(
-  match: unknown,
+  match: RequestMatch,
   request: ProbeRequest
 ): { key: number[]; describe: string } | undefined {
   const [path = '/', query = ''] = request.path.split('?')
-  const pathMatch = isRecord(match) ? match.path : undefined
-  const type = stringField(pathMatch, 'type') ?? 'PathPrefix'
-  const value = stringField(pathMatch, 'value') ?? '/'
+  const { type, value } = match.path ?? ANY_PATH.path!
   const prefix = value.replace(/\/+$/, '')
   if (type === 'Exact' ? path !== value : type !== 'PathPrefix') return undefined
   if (type === 'PathPrefix' && prefix !== '' && path !== prefix && !path.startsWith(`${prefix}/`)) {
     return undefined
   }
-  const method = stringField(match, 'method')
+  const { method, headers, queryParams: queries } = match
   if (method !== undefined && method !== request.method) return undefined
-  const headers = arrayField(match, 'headers') ?? []
   for (const h of headers) {
-    if ((stringField(h, 'type') ?? 'Exact') !== 'Exact') return undefined
-    const name = (stringField(h, 'name') ?? '').toLowerCase()
-    if (request.headers[name] !== stringField(h, 'value')) return undefined
+    if (h.type !== 'Exact') return undefined
+    if (request.headers[h.name.toLowerCase()] !== h.value) return undefined
   }
   const params = new URLSearchParams(query)
-  const queries = arrayField(match, 'queryParams') ?? []
   for (const q of queries) {
-    if ((stringField(q, 'type') ?? 'Exact') !== 'Exact') return undefined
-    if (params.get(stringField(q, 'name') ?? '') !== stringField(q, 'value')) return undefined
+    if (q.type !== 'Exact') return undefined
+    if (params.get(q.name) !== q.value) return undefined
   }
   const describe = [
     `${type === 'Exact' ? 'Exact path' : 'path prefix'} ${value}`,

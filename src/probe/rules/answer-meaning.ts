@@ -3,10 +3,10 @@
 // only with traffic-show-body (the report file keeps them, no public rendering shows them).
 // Everything in an answer was written by whoever answered; the renderers escape it again.
 import type { AnswerKind, RawAnswer, StatusRange } from './answer.ts'
-import { requestUrl, type ProbeRequest } from './plan.ts'
-import { stripControl, truncate } from '../report/escape.ts'
-import type { ProbeAnswer, Problem, ProbeResult } from '../model/types.ts'
-import type { ParentPlan } from './plan.ts'
+import { requestUrl, type ProbeRequest } from './plan-requests.ts'
+import { stripControl, truncate } from '../../model/plain-text.ts'
+import type { ProbeAnswer, Problem, ProbeResult } from '../../model/types.ts'
+import type { ParentPlan } from './plan-requests.ts'
 
 /**
  * What any reader may see of an answer; a location loses its query and fragment and any user:password,

@@ -10,16 +10,16 @@ import http from 'node:http'
 import https from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
-import { TARGET_REFUSED, type RawAnswer } from './answer.ts'
-import type { ProbeRequest } from './plan.ts'
+import { TARGET_REFUSED, type RawAnswer } from '../rules/answer.ts'
+import type { ProbeRequest } from '../rules/plan-requests.ts'
 import {
   isLiteral,
   judgeAddress,
   refusedName,
   type GuardDecision,
   type GuardPolicy
-} from './target-guard.ts'
-import { TOOL_VERSION } from '../version.ts'
+} from '../rules/target-guard.ts'
+import { TOOL_VERSION } from '../../version.ts'
 
 export interface SendOptions {
   timeoutMs: number

@@ -2,16 +2,16 @@
 // each parent serves or the deadline passes.
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { StatusRange } from './answer.ts'
-import { probeKey } from './apply.ts'
-import { sendProbe, type Send, type SendOptions } from './http.ts'
-import { planParent, type ParentPlan } from './plan.ts'
-import { winningRoute } from './precedence.ts'
-import type { GuardPolicy } from './target-guard.ts'
-import { verifyTraffic, type ProbeOutcome, type ProbeTarget } from './verify.ts'
-import { formatParentRef } from '../model/parent-ref.ts'
-import { routeId, routeRef } from '../model/route-id.ts'
-import type { ParentRef, RouteObject, RouteVerdict, World } from '../model/types.ts'
+import type { StatusRange } from '../rules/answer.ts'
+import { probeKey } from '../rules/traffic-verdict.ts'
+import { sendProbe, type Send, type SendOptions } from '../transport/http.ts'
+import { planParent, type ParentPlan } from '../rules/plan-requests.ts'
+import { winningRoute } from '../rules/precedence.ts'
+import type { GuardPolicy } from '../rules/target-guard.ts'
+import { verifyTraffic, type ProbeOutcome, type ProbeTarget } from './rounds.ts'
+import { formatParentRef } from '../../model/parent-ref.ts'
+import { routeId, routeRef } from '../../model/route-id.ts'
+import type { ParentRef, RouteObject, RouteVerdict, World } from '../../model/types.ts'
 
 export interface TrafficSettings {
   gatewayAddress?: string

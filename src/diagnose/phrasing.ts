@@ -17,16 +17,7 @@ export function describeCondition(c: {
   return `${c.type}=${c.status}${reason}${message ? `: ${message}` : ''}`
 }
 
-/** "4.2s", "1m 4s", "2h 5m", "2d 4h": elapsed times in progress lines and ages in evidence alike. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, ms) / 1000
-  if (seconds < 60) return `${seconds.toFixed(1)}s`
-  const whole = Math.round(seconds)
-  if (whole < 3600) return `${Math.floor(whole / 60)}m ${whole % 60}s`
-  const hours = Math.floor(whole / 3600)
-  if (hours < 48) return `${hours}h ${Math.floor((whole % 3600) / 60)}m`
-  return `${Math.floor(hours / 24)}d ${hours % 24}h`
-}
+export { formatDuration } from '../model/plain-text.ts'
 
 export function unique<T>(items: T[]): T[] {
   return [...new Set(items)]

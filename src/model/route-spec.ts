@@ -1,7 +1,9 @@
-// What diagnosis reads from a Route's spec: hostnames, rules, their filters and backendRefs.
-import { routeParentRefs } from '../model/parent-ref.ts'
-import type { RouteObject } from '../model/types.ts'
-import { arrayField, integerField, isRecord, stringField } from '../model/unknown.ts'
+// A Route's spec, read once into typed values with the API server's defaults filled in: parentRefs
+// (normalized), hostnames, rules with their matches, filters and backendRefs. Every reader (the
+// verdicts, diagnosis, the traffic probe, predict) shares the one reading of each Route object.
+import { normalizeParentRef } from './parent-ref.ts'
+import type { ParentRef, RouteObject } from './types.ts'
+import { arrayField, integerField, isRecord, stringField } from './unknown.ts'
 
 export interface BackendRef {
   /** "rule 0 backendRef 1", "rule 2 RequestMirror filter" */
@@ -29,17 +31,83 @@ export interface Match {
   value: string
 }
 
+/** A header or query parameter match. */
+export interface ValueMatch {
+  name: string
+  /** Exact unless given */
+  type: string
+  value: string
+}
+
+/**
+ * One entry of a rule's matches, defaults filled: an HTTPRoute match always has a path (PathPrefix /
+ * unless given); a rule without matches has one match that takes every request.
+ */
+export interface RequestMatch {
+  path?: { type: string; value: string }
+  headers: ValueMatch[]
+  queryParams: ValueMatch[]
+  /** HTTPRoute: the HTTP method */
+  method?: string
+  /** GRPCRoute: the gRPC method match */
+  grpcMethod?: { type: string; service?: string; method?: string }
+}
+
 export interface Rule {
   index: number
   filters: Filter[]
+  /** every condition of every match, flattened: what a message or a title names */
   matches: Match[]
+  requestMatches: RequestMatch[]
   backendRefs: BackendRef[]
 }
 
+export interface RouteSpec {
+  parentRefs: ParentRef[]
+  hostnames: string[]
+  rules: Rule[]
+  /** every rule's backendRefs (and RequestMirror targets), in order */
+  backendRefs: BackendRef[]
+}
+
+// Route objects are never changed once read (a new event is a new object), so one reading serves all.
+const read = new WeakMap<RouteObject, RouteSpec>()
+
+const NOTHING: RouteSpec = { parentRefs: [], hostnames: [], rules: [], backendRefs: [] }
+
+export function routeSpec(route: RouteObject): RouteSpec {
+  // what is not an object (a dump's garbage) has no spec to read
+  if (!isRecord(route)) return NOTHING
+  let spec = read.get(route)
+  if (spec === undefined) {
+    const rules = readRules(route)
+    spec = {
+      parentRefs: readParentRefs(route),
+      hostnames: (arrayField(route.spec, 'hostnames') ?? []).filter(
+        (h): h is string => typeof h === 'string'
+      ),
+      rules,
+      backendRefs: rules.flatMap((rule) => rule.backendRefs)
+    }
+    read.set(route, spec)
+  }
+  return spec
+}
+
+/** The Route's spec.parentRefs, normalized; entries that are not objects are skipped. */
+export function routeParentRefs(route: RouteObject): ParentRef[] {
+  return routeSpec(route).parentRefs
+}
+
+function readParentRefs(route: RouteObject): ParentRef[] {
+  const spec: unknown = isRecord(route) ? route.spec : undefined
+  return (arrayField(spec, 'parentRefs') ?? [])
+    .filter(isRecord)
+    .map((raw) => normalizeParentRef(raw, stringField(route.metadata, 'namespace') ?? ''))
+}
+
 export function routeHostnames(route: RouteObject): string[] {
-  return (arrayField(route.spec, 'hostnames') ?? []).filter(
-    (h): h is string => typeof h === 'string'
-  )
+  return routeSpec(route).hostnames
 }
 
 export function isServiceRef(ref: { group: string; kind: string }): boolean {
@@ -124,7 +192,47 @@ export function describeMatch(match: Match): string {
 }
 
 export function routeRules(route: RouteObject): Rule[] {
-  const namespace = route.metadata.namespace
+  return routeSpec(route).rules
+}
+
+function readValueMatches(raw: unknown, field: 'headers' | 'queryParams'): ValueMatch[] {
+  return (arrayField(raw, field) ?? []).filter(isRecord).map((item) => ({
+    name: stringField(item, 'name') ?? '',
+    type: stringField(item, 'type') ?? 'Exact',
+    value: stringField(item, 'value') ?? ''
+  }))
+}
+
+function readRequestMatches(route: RouteObject, rule: unknown): RequestMatch[] {
+  const raw = (arrayField(rule, 'matches') ?? []).filter(isRecord)
+  const http = route.kind === 'HTTPRoute'
+  return (raw.length > 0 ? raw : [{}]).map((match) => {
+    const out: RequestMatch = {
+      headers: readValueMatches(match, 'headers'),
+      queryParams: readValueMatches(match, 'queryParams')
+    }
+    if (isRecord(match.path) || http) {
+      const path = isRecord(match.path) ? match.path : {}
+      out.path = {
+        type: stringField(path, 'type') ?? 'PathPrefix',
+        value: stringField(path, 'value') ?? '/'
+      }
+    }
+    if (typeof match.method === 'string') out.method = match.method
+    if (isRecord(match.method)) {
+      const m = match.method
+      out.grpcMethod = {
+        type: stringField(m, 'type') ?? 'Exact',
+        ...(stringField(m, 'service') === undefined ? {} : { service: stringField(m, 'service') }),
+        ...(stringField(m, 'method') === undefined ? {} : { method: stringField(m, 'method') })
+      }
+    }
+    return out
+  })
+}
+
+function readRules(route: RouteObject): Rule[] {
+  const namespace = stringField(route.metadata, 'namespace') ?? ''
   return (arrayField(route.spec, 'rules') ?? []).map((raw, index) => {
     const filters: Filter[] = []
     const backendRefs: BackendRef[] = []
@@ -149,7 +257,13 @@ export function routeRules(route: RouteObject): Rule[] {
         if (filter) filters.push(filter)
       }
     }
-    return { index, filters, matches: readMatches(raw), backendRefs }
+    return {
+      index,
+      filters,
+      matches: readMatches(raw),
+      requestMatches: readRequestMatches(route, raw),
+      backendRefs
+    }
   })
 }
 
@@ -175,7 +289,7 @@ export function reportsEmptyRules(message: string | undefined, route: RouteObjec
 }
 
 export function routeBackendRefs(route: RouteObject): BackendRef[] {
-  return routeRules(route).flatMap((rule) => rule.backendRefs)
+  return routeSpec(route).backendRefs
 }
 
 /**

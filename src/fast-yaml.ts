@@ -1,0 +1,110 @@
+// Reads YAML fast: js-yaml's event parser builds plain values without a node tree, and the events'
+// offsets give the line of every document and of every item of a top-level `items` list. It reads
+// every manifest and dump that is valid YAML; the `yaml` package (precise-yaml.ts, loaded only then)
+// reads what this refuses, to word the error with its line and column, at several times the cost.
+import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
+import { lineIndex } from './fast-json.ts'
+
+export interface ParsedDocument {
+  value: unknown
+  /** 1-based line where the document's content starts */
+  line: number
+  /** the line of each item of a top-level `items` sequence, in order */
+  itemLines: number[]
+}
+
+interface Shape {
+  start: number
+  items: number[]
+}
+
+/** An open mapping or sequence: a mapping's children alternate key, value. */
+interface Open {
+  mapping: boolean
+  children: number
+  /** the sequence that is the value of the root mapping's `items` */
+  items: boolean
+}
+
+// A plain key the core schema reads as null: the precise reader names it "" where js-yaml says "null"
+const NULL_KEY = /^(?:~|null|Null|NULL|)$/
+
+/**
+ * undefined when the text is not valid YAML, or holds what js-yaml reads otherwise than the precise
+ * reader or refuses: aliases (dumps never do, and the precise parser limits their expansion), tags it
+ * does not know, a directive (%YAML 1.1 reads yes as true), a null key. The caller then reads the text
+ * precisely.
+ */
+export function parseYaml(text: string): ParsedDocument[] | undefined {
+  let events: Event[]
+  let values: unknown[]
+  try {
+    events = parseEvents(text, {})
+    values = constructFromEvents(events, { source: text, maxAliases: 0 })
+  } catch {
+    return undefined
+  }
+  const shapes = documentShapes(events, text)
+  if (shapes === undefined || shapes.length !== values.length) return undefined
+  const lineAt = lineIndex(text)
+  return values.map((value, i) => ({
+    value,
+    line: lineAt(shapes[i]?.start ?? 0),
+    itemLines: (shapes[i]?.items ?? []).map(lineAt)
+  }))
+}
+
+/**
+ * Where each document starts and where each item of its top-level `items` sequence starts;
+ * undefined for a directive or a null key.
+ */
+function documentShapes(events: Event[], text: string): Shape[] | undefined {
+  const shapes: Shape[] = []
+  let current: Shape = { start: 0, items: [] }
+  const open: Open[] = []
+  // the last key of the root mapping names the value that follows it
+  let lastRootKey = ''
+  for (const event of events) {
+    const top = open.at(-1)
+    switch (event.type) {
+      case EVENT_ID.DOCUMENT:
+        if (event.directives.length > 0) return undefined
+        current = { start: 0, items: [] }
+        shapes.push(current)
+        break
+      case EVENT_ID.MAPPING:
+      case EVENT_ID.SEQUENCE: {
+        const mapping = event.type === EVENT_ID.MAPPING
+        if (top === undefined) current.start = event.start
+        else if (top.items) current.items.push(event.start)
+        open.push({
+          mapping,
+          children: 0,
+          items: !mapping && open.length === 1 && top?.mapping === true && lastRootKey === 'items'
+        })
+        if (top) top.children++
+        break
+      }
+      case EVENT_ID.SCALAR:
+        if (top === undefined) current.start = event.valueStart
+        else if (top.items) current.items.push(event.valueStart)
+        else if (top.mapping && top.children % 2 === 0) {
+          const key = text.slice(event.valueStart, event.valueEnd)
+          if (event.style === SCALAR_STYLE.PLAIN && event.tagStart === -1 && NULL_KEY.test(key)) {
+            return undefined
+          }
+          if (open.length === 1) lastRootKey = key
+        }
+        if (top) top.children++
+        break
+      case EVENT_ID.ALIAS:
+        if (top) top.children++
+        break
+      case EVENT_ID.POP:
+        // a document's end pops nothing that is open
+        if (top) open.pop()
+        break
+    }
+  }
+  return shapes
+}
