@@ -91,6 +91,41 @@ describe('layers', () => {
   })
 })
 
+describe('client-node', () => {
+  // what the code wrote into client-node before it kept to the public API: an upgrade may rename
+  // or drop any of these without notice
+  const PRIVATE = new Set([
+    'applyAuthorizationHeader',
+    'authenticators',
+    'execFn',
+    'requestTimeoutMs'
+  ])
+
+  it('no private member of its objects is written, and no cast object is written to', () => {
+    const writes: string[] = []
+    for (const { file, rel, source } of FILES) {
+      if (!importsOf(source, file).some((t) => t.startsWith('@kubernetes/client-node'))) continue
+      const visit = (node: ts.Node): void => {
+        if (
+          ts.isBinaryExpression(node) &&
+          node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+          ts.isPropertyAccessExpression(node.left)
+        ) {
+          let target: ts.Expression = node.left.expression
+          while (ts.isParenthesizedExpression(target)) target = target.expression
+          const where = `${rel}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`
+          if (ts.isAsExpression(target)) writes.push(`${where} writes to a cast object`)
+          if (PRIVATE.has(node.left.name.text) && !node.left.getText(source).includes('tuning.'))
+            writes.push(`${where} writes ${node.left.name.text}`)
+        }
+        ts.forEachChild(node, visit)
+      }
+      visit(source)
+    }
+    expect(writes).toEqual([])
+  })
+})
+
 describe('names', () => {
   it('no two files share a name among apply, run, explain, world and text', () => {
     const byName = new Map<string, string[]>()
