@@ -3,12 +3,12 @@
 // wildcard made concrete), and one request per rule from its first match that a request can satisfy.
 import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
 import { selectListeners, takesKind } from '../../diagnose/listener-selection.ts'
-import { routeHostnames } from '../../model/route-spec.ts'
+import { routeHostnames, routeRules, type RequestMatch } from '../../model/route-spec.ts'
 import { findGateway, listenerStatusesOf, listenersOf } from '../../diagnose/world.ts'
 import type { Listener } from '../../diagnose/world.ts'
 import { GATEWAY_GROUP } from '../../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../../model/types.ts'
-import { arrayField, isRecord, stringField } from '../../model/unknown.ts'
+import { arrayField, stringField } from '../../model/unknown.ts'
 import { refusedTarget, type AddressOrigin, type GuardPolicy } from './target-guard.ts'
 
 export interface ProbeRequest {
@@ -241,43 +241,40 @@ export interface RuleMatch {
  * cannot be turned into a request without guessing). A rule without matches matches every request.
  */
 export function ruleMatches(route: RouteObject): { matches: RuleMatch[]; skipped: string[] } {
-  const rules = arrayField(route.spec, 'rules') ?? [{}]
+  const rules = routeRules(route)
   const matches: RuleMatch[] = []
   const skipped: string[] = []
-  rules.forEach((rule, index) => {
-    const raw = arrayField(rule, 'matches') ?? []
-    const candidates = raw.length === 0 ? [{}] : raw
-    const built = candidates.map((m) => requestFor(m, index)).find((m) => m !== undefined)
+  // a Route without rules has the API server's default one: every request under /
+  const candidates = rules.length === 0 ? [[EVERY_REQUEST]] : rules.map((r) => r.requestMatches)
+  candidates.forEach((requestMatches, index) => {
+    const built = requestMatches.map((m) => requestFor(m, index)).find((m) => m !== undefined)
     if (built) matches.push(built)
     else skipped.push(`rule ${index}: only regular-expression matches`)
   })
   return { matches, skipped }
 }
 
-function requestFor(match: unknown, rule: number): RuleMatch | undefined {
-  const path = isRecord(match) ? match.path : undefined
-  const pathType = stringField(path, 'type') ?? 'PathPrefix'
-  if (pathType !== 'Exact' && pathType !== 'PathPrefix') return undefined
-  const value = stringField(path, 'value') ?? '/'
+const EVERY_REQUEST: RequestMatch = {
+  path: { type: 'PathPrefix', value: '/' },
+  headers: [],
+  queryParams: []
+}
+
+function requestFor(match: RequestMatch, rule: number): RuleMatch | undefined {
+  const { type, value } = match.path ?? EVERY_REQUEST.path!
+  if (type !== 'Exact' && type !== 'PathPrefix') return undefined
   const headers: Record<string, string> = {}
-  for (const h of arrayField(match, 'headers') ?? []) {
-    const name = stringField(h, 'name')
-    if ((stringField(h, 'type') ?? 'Exact') !== 'Exact' || name === undefined) return undefined
-    headers[name.toLowerCase()] = stringField(h, 'value') ?? ''
+  for (const h of match.headers) {
+    if (h.type !== 'Exact' || h.name === '') return undefined
+    headers[h.name.toLowerCase()] = h.value
   }
   const query = new URLSearchParams()
-  for (const q of arrayField(match, 'queryParams') ?? []) {
-    const name = stringField(q, 'name')
-    if ((stringField(q, 'type') ?? 'Exact') !== 'Exact' || name === undefined) return undefined
-    query.append(name, stringField(q, 'value') ?? '')
+  for (const q of match.queryParams) {
+    if (q.type !== 'Exact' || q.name === '') return undefined
+    query.append(q.name, q.value)
   }
   const search = query.size > 0 ? `?${query.toString()}` : ''
-  return {
-    rule,
-    method: stringField(match, 'method') ?? 'GET',
-    path: `${value}${search}`,
-    headers
-  }
+  return { rule, method: match.method ?? 'GET', path: `${value}${search}`, headers }
 }
 
 /** "https://shop.example.com:8443/cart" as the report shows a request. */
