@@ -77,24 +77,23 @@ const NO_ROUTE_DOMAIN = 'invalid'
 /** enough for a Route with a few hostnames and rules on two listeners; more only costs time */
 export const MAX_REQUESTS_PER_PARENT = 32
 
+type NotProbed = Extract<ParentPlan, { notProbed: string }>
+
+/** What the requests to every listener share: where the connection goes and how. */
+type RequestBase = Pick<ProbeRequest, 'listener' | 'scheme' | 'address' | 'origin' | 'port'>
+
+/**
+ * The requests to send for one parent of a Route, or why none are sent. Each check names the first
+ * thing missing, so that the report says what to fix rather than only that nothing was probed.
+ */
 export function planParent(
   route: RouteObject,
   ref: ParentRef,
   world: World,
   options: PlanOptions
 ): ParentPlan {
-  if (route.kind !== 'HTTPRoute') {
-    return {
-      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`,
-      cause: 'unsupported'
-    }
-  }
-  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) {
-    return {
-      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`,
-      cause: 'unsupported'
-    }
-  }
+  const unsupported = unsupportedParent(route, ref)
+  if (unsupported !== undefined) return unsupported
   const gateway = findGateway(world, ref.namespace, ref.name)
   if (!gateway) {
     return {
@@ -102,26 +101,9 @@ export function planParent(
       cause: 'no-gateway'
     }
   }
-  const address = options.gatewayAddress ?? gatewayAddressOf(gateway)
-  if (address === undefined) {
-    return {
-      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`,
-      cause: 'no-address'
-    }
-  }
-  const origin: AddressOrigin = options.gatewayAddress === undefined ? 'status' : 'input'
-  const refusal = refusedTarget(address, origin, options.policy)
-  if (refusal !== undefined) {
-    return { notProbed: `not probed: ${refusal}`, cause: 'refused' }
-  }
-  const listeners = selectListeners(listenersOf(gateway), ref).filter(
-    (l) =>
-      (l.protocol === 'HTTP' || l.protocol === 'HTTPS') &&
-      l.port !== undefined &&
-      takesKind(l, listenerStatusesOf(gateway), 'HTTPRoute') &&
-      admitsNamespace(l, gateway, route) &&
-      hostsOn(l, route).length > 0
-  )
+  const destination = destinationOf(gateway, ref, options)
+  if ('notProbed' in destination) return destination
+  const listeners = probedListeners(gateway, ref, route)
   if (listeners.length === 0) {
     return {
       notProbed: `no HTTP or HTTPS listener of Gateway ${ref.namespace}/${ref.name} that this parentRef selects admits the Route`,
@@ -135,59 +117,143 @@ export function planParent(
       cause: 'unbuildable'
     }
   }
-  let budget = MAX_REQUESTS_PER_PARENT
+  // one budget across listeners: the cap is on what a parent costs, however its listeners split it
+  const budget = { left: MAX_REQUESTS_PER_PARENT }
   const targets: ListenerTarget[] = []
   for (const listener of listeners) {
-    const scheme = listener.protocol === 'HTTPS' ? 'https' : 'http'
-    const hosts = hostsOn(listener, route)
-    const base = {
-      listener: listener.name,
-      scheme,
-      address,
-      origin,
-      port: listener.port ?? 0
-    } as const
-    const requests: ProbeRequest[] = []
-    for (const host of hosts) {
-      for (const match of matches) {
-        if (budget-- <= 0) break
-        requests.push({
-          ...base,
-          host,
-          ...(scheme === 'https' && { servername: host }),
-          method: match.method,
-          path: match.path,
-          headers: match.headers,
-          rule: match.rule,
-          verifyTls: true
-        })
-      }
-    }
-    if (requests.length === 0) break
-    const claimsEveryHost = listener.hostname === undefined && routeHostnames(route).length === 0
-    const noRouteRequest = (suffix: string): ProbeRequest => {
-      const unique = `route-gate-no-route-${options.token}${suffix}`
-      return {
-        ...base,
-        host: `${unique}.${NO_ROUTE_DOMAIN}`,
-        // same server name as the real requests: the same TLS set-up, only the Host differs
-        ...(scheme === 'https' && { servername: requests[0]?.servername }),
-        method: 'GET',
-        path: `/${unique}`,
-        headers: {},
-        verifyTls: false
-      }
-    }
-    targets.push({
-      listener: listener.name,
-      requests,
-      ...(!claimsEveryHost && { noRoute: [noRouteRequest('a'), noRouteRequest('b')] })
-    })
+    const target = listenerTarget(listener, route, matches, destination, budget, options.token)
+    if (target === undefined) break
+    targets.push(target)
   }
-  if (budget < 0) {
+  if (budget.left < 0) {
     skipped.push(`requests beyond ${MAX_REQUESTS_PER_PARENT} per parent were not sent`)
   }
   return { targets, skipped }
+}
+
+/** A Route kind or parent no request is built for yet: the status verdict stands alone. */
+function unsupportedParent(route: RouteObject, ref: ParentRef): NotProbed | undefined {
+  if (route.kind !== 'HTTPRoute') {
+    return {
+      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`,
+      cause: 'unsupported'
+    }
+  }
+  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) {
+    return {
+      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`,
+      cause: 'unsupported'
+    }
+  }
+  return undefined
+}
+
+/**
+ * The address to send to and who chose it, judged by the target guard before any request is built:
+ * the plan never names an address the probe must not reach.
+ */
+function destinationOf(
+  gateway: KubeObject,
+  ref: ParentRef,
+  options: PlanOptions
+): Pick<ProbeRequest, 'address' | 'origin'> | NotProbed {
+  const address = options.gatewayAddress ?? gatewayAddressOf(gateway)
+  if (address === undefined) {
+    return {
+      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`,
+      cause: 'no-address'
+    }
+  }
+  const origin: AddressOrigin = options.gatewayAddress === undefined ? 'status' : 'input'
+  const refusal = refusedTarget(address, origin, options.policy)
+  if (refusal !== undefined) {
+    return { notProbed: `not probed: ${refusal}`, cause: 'refused' }
+  }
+  return { address, origin }
+}
+
+/** The selected listeners whose answer can prove this Route: HTTP or HTTPS, and admitting it. */
+function probedListeners(gateway: KubeObject, ref: ParentRef, route: RouteObject): Listener[] {
+  return selectListeners(listenersOf(gateway), ref).filter(
+    (l) =>
+      (l.protocol === 'HTTP' || l.protocol === 'HTTPS') &&
+      l.port !== undefined &&
+      takesKind(l, listenerStatusesOf(gateway), 'HTTPRoute') &&
+      admitsNamespace(l, gateway, route) &&
+      hostsOn(l, route).length > 0
+  )
+}
+
+/**
+ * One listener's requests, each host with each rule's match, while the budget lasts. Undefined when
+ * the budget was spent before this listener: a target with no requests could prove nothing.
+ */
+function listenerTarget(
+  listener: Listener,
+  route: RouteObject,
+  matches: RuleMatch[],
+  destination: Pick<ProbeRequest, 'address' | 'origin'>,
+  budget: { left: number },
+  token: string
+): ListenerTarget | undefined {
+  const scheme = listener.protocol === 'HTTPS' ? 'https' : 'http'
+  const base: RequestBase = {
+    listener: listener.name,
+    scheme,
+    address: destination.address,
+    origin: destination.origin,
+    port: listener.port ?? 0
+  }
+  const requests: ProbeRequest[] = []
+  for (const host of hostsOn(listener, route)) {
+    for (const match of matches) {
+      if (budget.left-- <= 0) break
+      requests.push({
+        ...base,
+        host,
+        ...(scheme === 'https' && { servername: host }),
+        method: match.method,
+        path: match.path,
+        headers: match.headers,
+        rule: match.rule,
+        verifyTls: true
+      })
+    }
+  }
+  if (requests.length === 0) return undefined
+  // a listener and Route that name no hostname give every Host to this Route: nothing to compare with
+  const claimsEveryHost = listener.hostname === undefined && routeHostnames(route).length === 0
+  const servername = requests[0]?.servername
+  return {
+    listener: listener.name,
+    requests,
+    ...(!claimsEveryHost && {
+      noRoute: [
+        noRouteRequest(base, servername, token, 'a'),
+        noRouteRequest(base, servername, token, 'b')
+      ]
+    })
+  }
+}
+
+/** A request for a hostname and path no Route claims, unique to this run by its token. */
+function noRouteRequest(
+  base: RequestBase,
+  servername: string | undefined,
+  token: string,
+  suffix: string
+): ProbeRequest {
+  const unique = `route-gate-no-route-${token}${suffix}`
+  return {
+    ...base,
+    host: `${unique}.${NO_ROUTE_DOMAIN}`,
+    // same server name as the real requests: the same TLS set-up, only the Host differs
+    ...(base.scheme === 'https' && { servername }),
+    method: 'GET',
+    path: `/${unique}`,
+    headers: {},
+    verifyTls: false
+  }
 }
 
 /** The first address in status.addresses (IPAddress or Hostname; other types name no host). */
