@@ -60,9 +60,7 @@ function openWatch(
   signal: AbortSignal
 ): Promise<WatchEnd> {
   return new Promise((resolve) => {
-    let events = 0
-    let gone = false
-    let streamError: WatchStatusError | undefined
+    const counters = { events: 0, gone: false }
     // ends the request when the watch is done with it, whatever ended the watch
     const stream = new AbortController()
     let settled = false
@@ -75,7 +73,7 @@ function openWatch(
         end.error === null || end.error instanceof Error
           ? end.error
           : new Error(describeFault(end.error).message)
-      resolve({ ...end, error, events, gone })
+      resolve({ ...end, error, ...counters })
     }
     // Resolve at once on abort, even while the request still waits for response headers.
     const onAbort = (): void => finish({ error: null, aborted: true })
@@ -84,29 +82,9 @@ function openWatch(
       return
     }
     signal.addEventListener('abort', onAbort, { once: true })
-
-    const onEvent = (phase: string, object: unknown): void => {
-      if (settled) return
-      if (phase === 'ERROR') {
-        const status = parseStatusBody(object)
-        if (status?.code === 410) gone = true
-        else {
-          streamError = new WatchStatusError(
-            status?.code ?? 500,
-            status?.reason,
-            status?.message ?? 'error event in the watch stream'
-          )
-        }
-        finish({ error: streamError ?? null, aborted: false })
-        return
-      }
-      events++
-      const item = object as Record<string, unknown> & { metadata?: { resourceVersion?: string } }
-      const resourceVersion = item.metadata?.resourceVersion
-      if (resourceVersion) state.resourceVersion = resourceVersion
-      if (isChange(phase)) onChange(phase, asRoute(item, target))
-    }
-
+    const onEvent = watchEventHandler(target, state, onChange, counters, (error) =>
+      finish({ error, aborted: false })
+    )
     session.api
       .stream(targetCollectionPath(target), {
         query: {
@@ -122,16 +100,8 @@ function openWatch(
           if (!settled) state.onProgress()
         },
         onLine: (line) => {
-          let event: unknown
-          try {
-            event = JSON.parse(line)
-          } catch {
-            return // not an event (client-node's Watch skips these too)
-          }
-          const { type, object } = (event ?? {}) as { type?: unknown; object?: unknown }
-          if (typeof type === 'string' && typeof object === 'object' && object !== null) {
-            onEvent(type, object)
-          }
+          const event = watchEventOf(line)
+          if (event && !settled) onEvent(event.type, event.object)
         }
       })
       .then(
@@ -139,6 +109,54 @@ function openWatch(
         (error: unknown) => finish({ error, aborted: false })
       )
   })
+}
+
+/** A line of the stream as a watch event; a line that is not one is skipped, as client-node's Watch does. */
+function watchEventOf(line: string): { type: string; object: object } | undefined {
+  let event: unknown
+  try {
+    event = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  const { type, object } = (event ?? {}) as { type?: unknown; object?: unknown }
+  return typeof type === 'string' && typeof object === 'object' && object !== null
+    ? { type, object }
+    : undefined
+}
+
+/**
+ * What each event does: a change goes to onChange and moves the resourceVersion on; an ERROR ends
+ * the watch (410 Gone: relist; anything else: the status it carries).
+ */
+function watchEventHandler(
+  target: RouteTarget,
+  state: FollowState,
+  onChange: (type: ChangeType, route: RouteObject) => void,
+  counters: { events: number; gone: boolean },
+  end: (error: Error | null) => void
+): (phase: string, object: object) => void {
+  return (phase, object) => {
+    if (phase === 'ERROR') {
+      const status = parseStatusBody(object)
+      if (status?.code === 410) counters.gone = true
+      end(
+        status?.code === 410
+          ? null
+          : new WatchStatusError(
+              status?.code ?? 500,
+              status?.reason,
+              status?.message ?? 'error event in the watch stream'
+            )
+      )
+      return
+    }
+    counters.events++
+    const item = object as Record<string, unknown> & { metadata?: { resourceVersion?: string } }
+    const resourceVersion = item.metadata?.resourceVersion
+    if (resourceVersion) state.resourceVersion = resourceVersion
+    if (isChange(phase)) onChange(phase, asRoute(item, target))
+  }
 }
 
 /**
