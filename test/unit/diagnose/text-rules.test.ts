@@ -1,7 +1,12 @@
 // Text helpers: a controller's message on one line inside our sentences, and durations a reader
 // reads at a glance.
 import { describe, expect, it } from 'vitest'
-import { describeCondition, formatDuration, listing, quoted } from '../../../src/diagnose/phrasing.ts'
+import {
+  describeCondition,
+  formatDuration,
+  listing,
+  quoted
+} from '../../../src/diagnose/phrasing.ts'
 
 describe('text helpers', () => {
   it('puts a multi-line controller message on one line, one space per break', () => {

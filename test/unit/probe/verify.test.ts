@@ -5,7 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { StatusRange } from '../../../src/probe/rules/answer.ts'
 import { sendProbe } from '../../../src/probe/transport/http.ts'
 import type { ListenerTarget, ProbeRequest } from '../../../src/probe/rules/plan-requests.ts'
-import { REQUEST_TIMEOUT_MS, verifyTraffic, type ProbeTarget } from '../../../src/probe/loop/rounds.ts'
+import {
+  REQUEST_TIMEOUT_MS,
+  verifyTraffic,
+  type ProbeTarget
+} from '../../../src/probe/loop/rounds.ts'
 import {
   closedPort,
   dataPlane,
