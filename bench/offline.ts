@@ -11,6 +11,40 @@ import { ENV_FILE_VARIABLE, envFilePath, readClusterEnv, REPO_ROOT } from '../te
 import { requireGnuTime } from './process.ts'
 import { offlineBudgets, renderBudgets } from './report.ts'
 import { measureCommandStartup } from './startup.ts'
+import { expectExit } from './context.ts'
+import { launch } from './process.ts'
+import { writePredictScale } from './predict-scale.ts'
+import { median, type Budget } from './report.ts'
+
+const PREDICT_ROUTES = 5000
+const PREDICT_RUNS = 3
+
+/** `route-gate predict` on 5,000 Routes against a dump of as many existing ones, end to end. */
+async function measurePredictScale(home: string, log: (line: string) => void): Promise<Budget> {
+  const { dump, manifests } = await writePredictScale(home, PREDICT_ROUTES)
+  const cli = path.join(REPO_ROOT, 'dist', 'cli.js')
+  const args = [cli, 'predict', '--manifests', manifests, '--from-file', dump, '-o', 'json']
+  const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, 'cache') }
+  const runs = []
+  for (let i = 0; i < PREDICT_RUNS + 1; i++) {
+    const run = await expectExit(
+      launch(process.execPath, args, { env, cwd: REPO_ROOT }).finished,
+      0,
+      'route-gate predict'
+    )
+    // the first run fills the compile cache
+    if (i > 0) runs.push(run)
+  }
+  const wall = median(runs.map((r) => r.endedAt - r.startedAt))
+  const rss = Math.max(...runs.map((r) => r.peakRssMb))
+  log(`predict ${PREDICT_ROUTES} Routes: ${Math.round(wall)} ms, ${Math.round(rss)} MB`)
+  return {
+    name: `predict, ${PREDICT_ROUTES} Routes against ${PREDICT_ROUTES} existing (wall time, median of ${PREDICT_RUNS}; peak RSS ${Math.round(rss)} MB)`,
+    measured: `${Math.round(wall)} ms`,
+    limit: '< 1000 ms',
+    ok: wall < 1000
+  }
+}
 
 function findKubectl(): string {
   if (process.env.KUBECTL) return process.env.KUBECTL
@@ -50,8 +84,9 @@ export async function benchOffline(argv: string[], log: (line: string) => void):
     const loadBefore = os.loadavg()[0]!
     log(`${trials} trials of each offline command and kubectl version --client (${kubectl})`)
     const commands = await measureCommandStartup({ repo: REPO_ROOT, home, kubectl }, trials)
+    const scale = await measurePredictScale(home, log)
     const machine = `Machine: ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.versions.node}; load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after.`
-    return [renderBudgets(offlineBudgets(commands)), '', machine].join('\n')
+    return [renderBudgets([...offlineBudgets(commands), scale]), '', machine].join('\n')
   } finally {
     await rm(home, { recursive: true, force: true })
   }

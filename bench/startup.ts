@@ -19,7 +19,14 @@ export type CacheState = 'cold' | 'warm'
 export const OFFLINE_COMMANDS = {
   '--version': ['--version'],
   '--help': ['--help'],
-  'snapshot of examples/cluster-dump.yaml': ['check', '--from-file', 'examples/cluster-dump.yaml']
+  'snapshot of examples/cluster-dump.yaml': ['check', '--from-file', 'examples/cluster-dump.yaml'],
+  'predict one Route (examples/pull-request/canary.yaml)': [
+    'predict',
+    '--manifests',
+    'examples/pull-request/canary.yaml',
+    '--from-file',
+    'examples/cluster-dump.yaml'
+  ]
 } as const
 
 export type OfflineCommand = keyof typeof OFFLINE_COMMANDS

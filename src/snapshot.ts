@@ -12,8 +12,9 @@ import { isRouteObject } from './model/kinds.ts'
 import { isListenerSetRef } from './model/owner.ts'
 import { routeParentRefs } from './model/route-spec.ts'
 import { buildReport } from './model/report.ts'
-import type { KubeObject, Report, RouteKind, RouteObject, World } from './model/types.ts'
+import type { KubeObject, Report, RouteObject, World } from './model/types.ts'
 import { TOOL_VERSION } from './version.ts'
+import { parseRouteKey } from './model/route-id.ts'
 
 type WorldList = keyof Omit<World, 'unreadable' | 'partial' | 'served'>
 
@@ -137,8 +138,7 @@ export async function runSnapshot(settings: Settings, cwd: string): Promise<Repo
     routes.map(({ route: r }) => routeKey(r.kind, r.metadata.namespace, r.metadata.name))
   )
   for (const key of namedKeys(settings).filter((k) => !found.has(k))) {
-    const [kind, namespace, name] = key.split('/') as [RouteKind, string, string]
-    results.push(explainMissingRoute({ kind, namespace, name }, true))
+    results.push(explainMissingRoute(parseRouteKey(key), true))
   }
   if (missing.length > 0) {
     notes.add(

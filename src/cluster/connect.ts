@@ -3,7 +3,7 @@ import { KubeClusterClient } from './client.ts'
 import { guardCredentials } from './credentials.ts'
 import { Discovery } from './discovery.ts'
 import { loadKubeConfig } from './kubeconfig.ts'
-import { ApiRequester, boundWatchLines } from './request.ts'
+import { ApiRequester } from './request.ts'
 import { DEFAULT_TUNING, type ClusterTuning } from './session.ts'
 
 export interface ConnectOptions {
@@ -44,7 +44,6 @@ function createClient(options: ConnectOptions): KubeClusterClient {
   const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
   guardCredentials(kubeConfig, description, options.mask)
-  const watchLines = boundWatchLines(kubeConfig, server)
   const api = new ApiRequester(
     kubeConfig,
     server,
@@ -56,14 +55,12 @@ function createClient(options: ConnectOptions): KubeClusterClient {
   const discovery = new Discovery(api, tuning.retry, description)
   return new KubeClusterClient(
     {
-      kubeConfig,
       api,
       discovery,
       description,
       defaultNamespace,
       tuning,
-      closing,
-      watchLines
+      closing
     },
     { server: publicServer(server), context: contextName }
   )

@@ -1,30 +1,32 @@
 // A kubeconfig user can get its credentials by running a command: an exec plugin, or the gcp and azure
-// auth-providers' cmd-path. Such a command runs with the step's environment and can print anything;
-// its failure is reported as what failed and how it ended, never its output (a plugin's stderr can
-// echo a secret) or its arguments (client secrets go there), and every token it returns is masked
-// before any request carries it.
+// auth-providers' cmd-path. Such a command can print anything; its failure is reported as what failed
+// and how it ended, never its output (a plugin's stderr can echo a secret) or its arguments (client
+// secrets go there), and every token it returns is masked before any request carries it.
+//
+// Only client-node's public API is used. Every user with an exec plugin or an auth-provider is
+// replaced in the KubeConfig's public `users` by a copy without them, which none of client-node's
+// built-in authenticators claims; one authenticator registered with the public `addAuthenticator`
+// claims those copies instead. It runs exec plugins itself (exec-plugin.ts: without the Action's
+// inputs in the environment, knowing how the plugin ended) and hands auth-providers to client-node on
+// a KubeConfig of their own through the public `applyToHTTPSOptions`.
 import path from 'node:path'
-import type { ChildProcess } from 'node:child_process'
-import type { KubeConfig, User } from '@kubernetes/client-node'
+import { KubeConfig, type User } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
+import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
 import { MIN_SECRET_LENGTH } from './secrets.ts'
 
-type Spawn = (command: string, args: string[], options: object) => ChildProcess
+/** client-node's Authenticator (not exported by name), as its public addAuthenticator takes it. */
+type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0]
+type AuthOptions = Parameters<Authenticator['applyAuthentication']>[1]
 
-interface HeaderOptions {
-  headers?: Record<string, string>
+interface AuthFields {
+  headers?: Record<string, unknown>
+  cert?: unknown
+  key?: unknown
 }
 
-/** The parts of client-node's KubeConfig and ExecAuth this module reaches into (not public API). */
-interface Internals {
-  authenticators?: unknown[]
-  applyAuthorizationHeader(opts: HeaderOptions): Promise<void>
-}
-
-interface Ending {
-  code: number | null
-  signal: NodeJS.Signals | null
-}
+/** Puts the user's credential on `opts`; throws the ClusterError to report. */
+type Source = (opts: AuthFields) => Promise<void>
 
 /** Wraps the KubeConfig's authentication: failures become safe ClusterErrors, tokens get masked. */
 export function guardCredentials(
@@ -33,74 +35,81 @@ export function guardCredentials(
   cluster: string,
   mask: (secret: string) => void
 ): void {
-  const internals = kubeConfig as unknown as Internals
-  let lastEnding: Ending | undefined
-  for (const authenticator of internals.authenticators ?? []) {
-    const exec = authenticator as { execFn?: Spawn }
-    if (typeof exec.execFn !== 'function') continue
-    const spawn = exec.execFn
-    exec.execFn = (command, args, options: { env?: NodeJS.ProcessEnv }) => {
-      lastEnding = undefined
-      const child = spawn(command, args, { ...options, env: withoutInputs(options.env) })
-      // registered before client-node's own listener, so the ending is known when it rejects
-      child.on('close', (code, signal) => (lastEnding = { code, signal }))
-      return child
-    }
-  }
+  const sources = new Map<User, Source>()
+  kubeConfig.users = kubeConfig.users.map((user) => {
+    const source = credentialSource(user, cluster)
+    if (source === undefined) return user
+    const stripped: User = { ...user, exec: undefined, authProvider: undefined }
+    sources.set(stripped, source)
+    return stripped
+  })
+  if (sources.size === 0) return
   const masked = new Set<string>()
-  const apply = internals.applyAuthorizationHeader.bind(kubeConfig)
-  internals.applyAuthorizationHeader = async (opts) => {
-    try {
-      await apply(opts)
-    } catch (error) {
-      throw credentialError(cluster, kubeConfig.getCurrentUser(), error, lastEnding)
+  kubeConfig.addAuthenticator({
+    isAuthProvider: (user: User) => sources.has(user),
+    applyAuthentication: async (user: User, opts: AuthOptions) => {
+      const fields = opts as AuthFields
+      await sources.get(user)?.(fields)
+      const authorization = fields.headers?.Authorization
+      const token =
+        typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
+      if (token !== undefined && token.length >= MIN_SECRET_LENGTH && !masked.has(token)) {
+        masked.add(token)
+        mask(token)
+      }
     }
-    const token = /^Bearer\s+(\S+)$/i.exec(opts.headers?.Authorization ?? '')?.[1]
-    if (token !== undefined && token.length >= MIN_SECRET_LENGTH && !masked.has(token)) {
-      masked.add(token)
-      mask(token)
+  })
+}
+
+function credentialSource(user: User, cluster: string): Source | undefined {
+  const provider = user.authProvider as
+    { name?: unknown; config?: { exec?: ExecConfig } } | undefined
+  // client-node's ExecAuth also takes an exec entry inside an auth-provider's config
+  const exec = (user.exec as ExecConfig | undefined) ?? provider?.config?.exec
+  if (exec) {
+    const plugin = new ExecPlugin(exec)
+    const what = `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`
+    return async (opts) => {
+      let status
+      try {
+        status = await plugin.credential()
+      } catch (error) {
+        const how = error instanceof PluginFailure ? error.message : 'failed'
+        throw new ClusterError(`Could not get credentials for ${cluster}: ${what} ${how}`)
+      }
+      if (status.clientCertificateData) opts.cert = status.clientCertificateData
+      if (status.clientKeyData) opts.key = status.clientKeyData
+      if (status.token) (opts.headers ??= {}).Authorization = `Bearer ${status.token}`
     }
   }
-}
-
-/**
- * The plugin's environment without the Action's inputs (INPUT_*: github-token, the kubeconfig
- * itself), which no credential plugin needs. Everything else stays: plugins read their own settings.
- */
-function withoutInputs(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('INPUT_')))
-}
-
-function credentialError(
-  cluster: string,
-  user: User | null,
-  error: unknown,
-  ending: Ending | undefined
-): Error {
-  const who = `the kubeconfig user "${user?.name ?? ''}"`
-  const exec = user?.exec as { command?: unknown } | undefined
-  const provider = user?.authProvider as { name?: unknown } | undefined
-  const what =
-    exec !== undefined
-      ? `${who}'s exec credential plugin "${commandName(exec.command)}"`
-      : `${who}'s auth-provider "${typeof provider?.name === 'string' ? provider.name : 'unknown'}"`
-  return new ClusterError(
-    `Could not get credentials for ${cluster}: ${what} ${howItFailed(error, ending)}`
+  if (!provider) return undefined
+  const name = typeof provider.name === 'string' ? provider.name : 'unknown'
+  // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
+  const own = new KubeConfig()
+  own.loadFromClusterAndUser(
+    { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
+    { name: user.name, authProvider: user.authProvider as unknown }
   )
+  const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
+  return async (opts) => {
+    const applied: AuthFields = {}
+    try {
+      await own.applyToHTTPSOptions(applied)
+    } catch (error) {
+      throw new ClusterError(
+        `Could not get credentials for ${cluster}: ${what} ${howItFailed(error)}`
+      )
+    }
+    const authorization = applied.headers?.Authorization
+    if (typeof authorization === 'string') (opts.headers ??= {}).Authorization = authorization
+  }
 }
 
 function commandName(command: unknown): string {
   return typeof command === 'string' ? path.basename(command) : 'unknown'
 }
 
-function howItFailed(error: unknown, ending: Ending | undefined): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (typeof code === 'string' && code.startsWith('E')) return `could not be started (${code})`
-  if (ending?.signal) return `was ended by signal ${ending.signal}`
-  if (ending?.code !== undefined && ending.code !== null && ending.code !== 0) {
-    return `failed (exit code ${ending.code}); run it by hand to see its message`
-  }
-  if (ending?.code === 0) return 'exited 0 but printed no valid ExecCredential JSON'
+function howItFailed(error: unknown): string {
   // the gcp and azure providers run cmd-path synchronously: the exit status is on the cause
   const status = ((error as { cause?: { status?: unknown } } | null)?.cause ?? {}).status
   if (typeof status === 'number') {

@@ -2,7 +2,8 @@
 // exec plugins all come from the KubeConfig). Used instead of the generated API classes because it
 // sends bodies as is (the typed classes and KubernetesObjectApi drop fields their models do not
 // know), returns JSON as received (plain objects, no model instances with Date fields), works the same
-// for core (/api/v1) and grouped (/apis/...) paths, and gives every call one timeout.
+// for core (/api/v1) and grouped (/apis/...) paths, and gives every call one timeout. Watches read
+// their stream here too (`stream`): lines up to a length limit, given up after a silence limit.
 import {
   ApiException,
   IsomorphicFetchHttpLibrary,
@@ -17,87 +18,6 @@ import { describeFault, faultCode, type Fault } from './errors.ts'
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
 /** A watch event is one object (etcd keeps at most 1.5 MiB by default); a longer line is no event. */
 export const MAX_WATCH_LINE_BYTES = 16 * 1024 * 1024
-
-interface ResponseHandler {
-  onResponseData?(controller: { abort(reason: Error): void }, chunk: Buffer): void
-}
-interface Dispatching {
-  dispatch(options: unknown, handler: ResponseHandler): boolean
-}
-
-/** Forwards everything to `target`, with `overrides` in place of some of its members. */
-function decorate<T extends object>(target: T, overrides: Record<string, unknown>): T {
-  return new Proxy(target, {
-    get(object, key) {
-      if (typeof key === 'string' && key in overrides) return overrides[key]
-      const value: unknown = Reflect.get(object, key, object)
-      return typeof value === 'function' ? (value as () => unknown).bind(object) : value
-    }
-  })
-}
-
-/** What the watch-line bound cut, once it had to: a definite failure, never retried. */
-export interface WatchLineBound {
-  cut?: ClusterError
-}
-
-/** the head of a line kept to name the object it carries */
-const LINE_HEAD_BYTES = 64 * 1024
-
-/**
- * client-node's Watch splits the stream into lines without a limit: a server (or whatever answers in
- * its place) that never sends a newline would grow one line until memory runs out. Every watch request
- * of this KubeConfig gets a dispatcher that ends the stream once a line passes `maxLineBytes`. The
- * Watch reports that end as a transport failure, so the cut is also kept in the returned holder:
- * the watch loop ends the run with it instead of retrying a stream that would be cut again.
- */
-export function boundWatchLines(
-  kubeConfig: KubeConfig,
-  server: string,
-  maxLineBytes = MAX_WATCH_LINE_BYTES
-): WatchLineBound {
-  const bound: WatchLineBound = {}
-  const apply = kubeConfig.applySecurityAuthentication.bind(kubeConfig)
-  kubeConfig.applySecurityAuthentication = async (context: RequestContext) => {
-    await apply(context)
-    const dispatcher = context.getDispatcher() as Dispatching | undefined
-    if (dispatcher === undefined) return
-    const url = new URL(context.getUrl())
-    if (url.searchParams.get('watch') !== 'true') return
-    const dispatch = (options: unknown, handler: ResponseHandler): boolean => {
-      let line = 0
-      let head: Buffer[] = []
-      let headBytes = 0
-      const onResponseData = (controller: { abort(reason: Error): void }, chunk: Buffer): void => {
-        for (let start = 0; start < chunk.length;) {
-          const newline = chunk.indexOf(10, start)
-          const end = newline < 0 ? chunk.length : newline
-          line += end - start
-          if (headBytes < LINE_HEAD_BYTES) {
-            head.push(chunk.subarray(start, Math.min(end, start + LINE_HEAD_BYTES - headBytes)))
-            headBytes += Math.min(end - start, LINE_HEAD_BYTES - headBytes)
-          }
-          if (line > maxLineBytes) {
-            bound.cut = new ClusterError(
-              `${server} sent a watch event longer than ${maxLineBytes} bytes (${describeObject(Buffer.concat(head).toString('utf8'), url.pathname)}), the most route-gate reads; an object that large is no Route a controller keeps: check what writes it, or gate fewer Routes per watch (selector, namespace)`
-            )
-            controller.abort(bound.cut)
-            return
-          }
-          if (newline < 0) break
-          line = 0
-          head = []
-          headBytes = 0
-          start = newline + 1
-        }
-        handler.onResponseData?.(controller, chunk)
-      }
-      return dispatcher.dispatch(options, decorate(handler, { onResponseData }))
-    }
-    context.setDispatcher(decorate(dispatcher, { dispatch }) as never)
-  }
-  return bound
-}
 
 /**
  * "HTTPRoute shop/web" from the start of a watch event (kind and metadata come first in what the API
@@ -114,6 +34,68 @@ function describeObject(head: string, path: string): string {
 }
 
 export type Query = Record<string, string | number | boolean | undefined>
+
+export interface StreamOptions {
+  query?: Query
+  /** the caller's cancellation */
+  signal?: AbortSignal
+  /** how long the server may send nothing (its answer included) before the stream is given up */
+  idleMs: number
+  /** called once the server answered 2xx */
+  onOpen?: () => void
+  /** each line, without its newline */
+  onLine: (line: string) => void
+  maxLineBytes?: number
+}
+
+function timeoutError(): DOMException {
+  return new DOMException('The operation was aborted due to timeout', 'TimeoutError')
+}
+
+/** the head of a line kept to name the object it carries */
+const LINE_HEAD_BYTES = 64 * 1024
+
+/**
+ * Splits `body` into lines for `onLine`. A line longer than `maxLineBytes` ends the read with
+ * `tooLong(its head)`: a server (or whatever answers in its place) that never sends a newline must
+ * not grow one line until memory runs out.
+ */
+async function readLines(
+  body: ReadableStream<Uint8Array>,
+  maxLineBytes: number,
+  onChunk: () => void,
+  onLine: (line: string) => void,
+  tooLong: (head: string) => Error
+): Promise<void> {
+  let pending: Uint8Array[] = []
+  let pendingBytes = 0
+  const take = (last: Uint8Array): string => {
+    const line = Buffer.concat([...pending, last]).toString('utf8')
+    pending = []
+    pendingBytes = 0
+    return line
+  }
+  for await (const chunk of body) {
+    onChunk()
+    for (let start = 0; start < chunk.length;) {
+      const newline = chunk.indexOf(10, start)
+      const end = newline < 0 ? chunk.length : newline
+      if (pendingBytes + end - start > maxLineBytes) {
+        const parts = [...pending, chunk.subarray(start, end)]
+        const head = Buffer.concat(parts, Math.min(LINE_HEAD_BYTES, pendingBytes + end - start))
+        throw tooLong(head.toString('utf8'))
+      }
+      if (newline < 0) {
+        pending.push(chunk.subarray(start))
+        pendingBytes += chunk.length - start
+        break
+      }
+      onLine(take(chunk.subarray(start, newline)))
+      start = newline + 1
+    }
+  }
+  if (pendingBytes > 0) onLine(take(new Uint8Array()))
+}
 
 export interface RequestOptions {
   query?: Query
@@ -192,18 +174,7 @@ export class ApiRequester {
   }
 
   private async send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
-    const url = new URL(this.server.replace(/\/+$/, '') + path)
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value))
-    }
-    const context = new RequestContext(url.toString(), method)
-    context.setHeaderParam('Accept', 'application/json')
-    context.setHeaderParam('User-Agent', 'route-gate')
-    if (options.body !== undefined) {
-      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json')
-      context.setBody(JSON.stringify(options.body))
-    }
-    await this.kubeConfig.applySecurityAuthentication(context)
+    const context = await this.prepare(method, path, options)
     const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
     context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
     const response = await this.http.send(context).toPromise()
@@ -217,6 +188,75 @@ export class ApiRequester {
       )
     }
     return JSON.parse(text) as T
+  }
+
+  /** The request with its URL, headers, body and the KubeConfig's authentication and TLS. */
+  private async prepare(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions
+  ): Promise<RequestContext> {
+    const url = new URL(this.server.replace(/\/+$/, '') + path)
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    const context = new RequestContext(url.toString(), method)
+    context.setHeaderParam('Accept', 'application/json')
+    context.setHeaderParam('User-Agent', 'route-gate')
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json')
+      context.setBody(JSON.stringify(options.body))
+    }
+    await this.kubeConfig.applySecurityAuthentication(context)
+    return context
+  }
+
+  /**
+   * A GET whose answer is a stream of lines (a watch), on the same transport as `request`. Resolves
+   * when the server ends the stream. Rejects with an ApiException on a non-2xx answer, a TimeoutError
+   * after `idleMs` without a byte (waiting for the answer included), a ClusterError for a line longer
+   * than `maxLineBytes` (a definite failure: reopening the stream would cut it again), or the
+   * transport's error.
+   */
+  async stream(path: string, options: StreamOptions): Promise<void> {
+    const context = await this.prepare('GET', path, { query: options.query })
+    const idle = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const heard = (): void => {
+      clearTimeout(timer)
+      timer = setTimeout(() => idle.abort(timeoutError()), options.idleMs)
+      timer.unref()
+    }
+    const signals = [idle.signal, options.signal, this.closing]
+    context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
+    heard()
+    try {
+      const response = await this.http.send(context).toPromise()
+      if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+        const text = await this.readBody(response.body, `GET ${path}`)
+        throw new ApiException(
+          response.httpStatusCode,
+          `HTTP ${response.httpStatusCode}`,
+          text,
+          response.headers
+        )
+      }
+      heard()
+      options.onOpen?.()
+      const body = response.body.stream()
+      if (body === null) return
+      const maxLineBytes = options.maxLineBytes ?? MAX_WATCH_LINE_BYTES
+      await readLines(body, maxLineBytes, heard, options.onLine, (head) => {
+        return new ClusterError(
+          `${this.server} sent a watch event longer than ${maxLineBytes} bytes (${describeObject(head, path)}), the most route-gate reads; an object that large is no Route a controller keeps: check what writes it, or gate fewer Routes per watch (selector, namespace)`
+        )
+      })
+    } catch (error) {
+      if (idle.signal.aborted && !(error instanceof ClusterError)) throw timeoutError()
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   /** The body as text, read up to the byte limit: what the server sends is not trusted to end. */

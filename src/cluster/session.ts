@@ -1,7 +1,6 @@
 // What every cluster operation shares: the transport, discovery, names for messages and the timing.
-import type { KubeConfig } from '@kubernetes/client-node'
 import type { Discovery } from './discovery.ts'
-import type { ApiRequester, WatchLineBound } from './request.ts'
+import type { ApiRequester } from './request.ts'
 import type { RetryTuning } from './retry.ts'
 
 export interface ClusterTuning {
@@ -19,7 +18,6 @@ export const DEFAULT_TUNING: ClusterTuning = {
 }
 
 export interface Session {
-  kubeConfig: KubeConfig
   api: ApiRequester
   discovery: Discovery
   /** "https://host:port (context name)" */
@@ -28,6 +26,4 @@ export interface Session {
   tuning: ClusterTuning
   /** aborted by close(): requests, retries and watches end */
   closing: AbortController
-  /** set once a watch event was too long to read: the run ends with it */
-  watchLines: WatchLineBound
 }

@@ -1,8 +1,11 @@
 // List then watch every (kind, namespace) of a scope until the caller's signal aborts. A watch that
 // ends normally is reopened from the last resourceVersion seen (bookmarks included); 410 Gone, in the
 // stream or as the HTTP answer, means a relist; transient faults are retried with backoff and reported
-// once each; anything else ends the whole watch with a ClusterError.
-import { Watch } from '@kubernetes/client-node'
+// once each; anything else ends the whole watch with a ClusterError. The stream is read here, on the
+// requester's transport (request.ts): a watch silent for twice its server-side timeoutSeconds is given
+// up (a healthy server sends a bookmark or closes within timeoutSeconds), and a line too long to be an
+// event ends the run.
+import { ClusterError } from '../errors.ts'
 import type { RouteObject } from '../model/types.ts'
 import type { RouteScope, RouteWatchHandlers } from './types.ts'
 import {
@@ -48,18 +51,6 @@ function isChange(phase: string): phase is ChangeType {
   return phase === 'ADDED' || phase === 'MODIFIED' || phase === 'DELETED'
 }
 
-/**
- * client-node's Watch aborts a stream after `requestTimeoutMs` without data (30 s by default). That is
- * exactly the silent-watch detector we want, but at twice the server-side timeout: a healthy server
- * sends a bookmark or closes within timeoutSeconds.
- */
-function watchWithSilenceLimit(session: Session): Watch {
-  const watch = new Watch(session.kubeConfig)
-  ;(watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
-    2 * session.tuning.watchTimeoutSeconds * 1000
-  return watch
-}
-
 function openWatch(
   session: Session,
   target: RouteTarget,
@@ -69,21 +60,20 @@ function openWatch(
   signal: AbortSignal
 ): Promise<WatchEnd> {
   return new Promise((resolve) => {
-    let events = 0
-    let gone = false
-    let streamError: WatchStatusError | undefined
-    let controller: AbortController | undefined
+    const counters = { events: 0, gone: false }
+    // ends the request when the watch is done with it, whatever ended the watch
+    const stream = new AbortController()
     let settled = false
     const finish = (end: { error: unknown; aborted: boolean }): void => {
       if (settled) return
       settled = true
       signal.removeEventListener('abort', onAbort)
-      controller?.abort()
+      stream.abort()
       const error =
         end.error === null || end.error instanceof Error
           ? end.error
           : new Error(describeFault(end.error).message)
-      resolve({ ...end, error, events, gone })
+      resolve({ ...end, error, ...counters })
     }
     // Resolve at once on abort, even while the request still waits for response headers.
     const onAbort = (): void => finish({ error: null, aborted: true })
@@ -92,50 +82,81 @@ function openWatch(
       return
     }
     signal.addEventListener('abort', onAbort, { once: true })
-
-    const onEvent = (phase: string, object: unknown): void => {
-      if (settled) return
-      if (phase === 'ERROR') {
-        const status = parseStatusBody(object)
-        if (status?.code === 410) gone = true
-        else {
-          streamError = new WatchStatusError(
-            status?.code ?? 500,
-            status?.reason,
-            status?.message ?? 'error event in the watch stream'
-          )
-        }
-        finish({ error: streamError ?? null, aborted: false })
-        return
-      }
-      events++
-      const item = object as Record<string, unknown> & { metadata?: { resourceVersion?: string } }
-      const resourceVersion = item.metadata?.resourceVersion
-      if (resourceVersion) state.resourceVersion = resourceVersion
-      if (isChange(phase)) onChange(phase, asRoute(item, target))
-    }
-
-    watchWithSilenceLimit(session)
-      .watch(
-        targetCollectionPath(target),
-        {
+    const onEvent = watchEventHandler(target, state, onChange, counters, (error) =>
+      finish({ error, aborted: false })
+    )
+    session.api
+      .stream(targetCollectionPath(target), {
+        query: {
+          watch: true,
           resourceVersion: state.resourceVersion,
           allowWatchBookmarks: true,
           timeoutSeconds: session.tuning.watchTimeoutSeconds,
           labelSelector
         },
-        onEvent,
-        (error: unknown) => finish({ error: error ?? null, aborted: false })
-      )
-      .then(
-        (started) => {
-          controller = started
-          if (settled) started.abort()
-          else state.onProgress()
+        signal: stream.signal,
+        idleMs: 2 * session.tuning.watchTimeoutSeconds * 1000,
+        onOpen: () => {
+          if (!settled) state.onProgress()
         },
+        onLine: (line) => {
+          const event = watchEventOf(line)
+          if (event && !settled) onEvent(event.type, event.object)
+        }
+      })
+      .then(
+        () => finish({ error: null, aborted: false }),
         (error: unknown) => finish({ error, aborted: false })
       )
   })
+}
+
+/** A line of the stream as a watch event; a line that is not one is skipped, as client-node's Watch does. */
+function watchEventOf(line: string): { type: string; object: object } | undefined {
+  let event: unknown
+  try {
+    event = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  const { type, object } = (event ?? {}) as { type?: unknown; object?: unknown }
+  return typeof type === 'string' && typeof object === 'object' && object !== null
+    ? { type, object }
+    : undefined
+}
+
+/**
+ * What each event does: a change goes to onChange and moves the resourceVersion on; an ERROR ends
+ * the watch (410 Gone: relist; anything else: the status it carries).
+ */
+function watchEventHandler(
+  target: RouteTarget,
+  state: FollowState,
+  onChange: (type: ChangeType, route: RouteObject) => void,
+  counters: { events: number; gone: boolean },
+  end: (error: Error | null) => void
+): (phase: string, object: object) => void {
+  return (phase, object) => {
+    if (phase === 'ERROR') {
+      const status = parseStatusBody(object)
+      if (status?.code === 410) counters.gone = true
+      end(
+        status?.code === 410
+          ? null
+          : new WatchStatusError(
+              status?.code ?? 500,
+              status?.reason,
+              status?.message ?? 'error event in the watch stream'
+            )
+      )
+      return
+    }
+    counters.events++
+    const item = object as Record<string, unknown> & { metadata?: { resourceVersion?: string } }
+    const resourceVersion = item.metadata?.resourceVersion
+    if (resourceVersion) state.resourceVersion = resourceVersion
+    if (isChange(phase)) onChange(phase, asRoute(item, target))
+  }
 }
 
 /**
@@ -177,7 +198,7 @@ async function cycle(
   )
   if (end.aborted || signal.aborted) return undefined
   // the stream was cut at an event too long to read: reopening it would cut it again
-  if (session.watchLines.cut !== undefined) throw session.watchLines.cut
+  if (end.error instanceof ClusterError) throw end.error
   if (end.gone || (end.error !== null && describeFault(end.error).status === 410)) {
     state.resourceVersion = undefined
     return undefined

@@ -26,6 +26,7 @@ import type { ServicePort } from './world.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, RouteObject, World } from '../model/types.ts'
 import { arrayField, stringField } from '../model/unknown.ts'
+import { routeIdOf } from '../model/route-id.ts'
 
 /** The refs whose name the message mentions, or all of them when it names none (empty messages: Kong, Linkerd). */
 function namedIn<T extends { name: string }>(refs: T[], message: string | undefined): T[] {
@@ -212,7 +213,7 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
     .join('---\n')
   const targets = listing(unique(missing.map((r) => `${r.kind} ${r.namespace}/${r.name}`)))
   return {
-    title: `No ReferenceGrant lets ${route.kind} ${route.metadata.namespace}/${route.metadata.name} reference ${targets}`,
+    title: `No ReferenceGrant lets ${routeIdOf(route)} reference ${targets}`,
     remediation: `Create the ReferenceGrant below in namespace ${listing(namespaces)}: from ${route.kind} in ${route.metadata.namespace}, to ${targets}. Or move the backend into namespace ${route.metadata.namespace}.`,
     evidence,
     fix

@@ -20,6 +20,7 @@ import {
 } from './world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import type { ChainLink, Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
+import { routeIdOf } from '../model/route-id.ts'
 
 // reasons about the parent's listeners (the attachment), about the backends, or else about the Route
 const LISTENER_REASONS = new Set([
@@ -56,7 +57,7 @@ export function parentChain(route: RouteObject, parent: ParentVerdict, world: Wo
   const hops = new Set(findings.map((f) => hopOf(f, parent.controllerName)))
   const emptyRuleFindings = findings.filter((f) => reportsEmptyRules(f.message, route))
   const routeLink: ChainLink = {
-    label: `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`,
+    label: routeIdOf(route),
     state: hops.has('route') ? 'broken' : 'ok'
   }
   // the listener is a hop of its own: the parent's link names the object only

@@ -12,7 +12,7 @@ import {
 } from '../model/route-spec.ts'
 import { listing } from './phrasing.ts'
 import { readEntries } from '../model/entries.ts'
-import { olderRouteFirst } from '../model/route-id.ts'
+import { olderRouteFirst, routeIdOf } from '../model/route-id.ts'
 import type { ParentRef, RouteObject, RouteVerdict } from '../model/types.ts'
 
 export const CONFLICT_REASONS = new Set([
@@ -103,7 +103,7 @@ export function holderSentence(holder: ConflictHolder, where: string): string {
   const created = other.metadata.creationTimestamp
     ? ` (created ${other.metadata.creationTimestamp})`
     : ''
-  return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}${created} also attaches to ${where} with hostname ${listing(hosts)}${same.length > 0 ? ` and match ${listing(same.map((m) => `"${m}"`))}` : ''}.`
+  return `${routeIdOf(other)}${created} also attaches to ${where} with hostname ${listing(hosts)}${same.length > 0 ? ` and match ${listing(same.map((m) => `"${m}"`))}` : ''}.`
 }
 
 export function explainConflict(context: DiagnosisContext): Diagnosis {
@@ -129,10 +129,10 @@ export function explainConflict(context: DiagnosisContext): Diagnosis {
   }
   const evidence = holders.slice(0, 5).map((holder) => holderSentence(holder, where))
   const first = holders[0]!
-  const firstName = `${first.other.kind} ${first.other.metadata.namespace}/${first.other.metadata.name}`
+  const firstName = routeIdOf(first.other)
   return {
     title: `${firstName} already holds hostname ${listing(first.hosts)}${first.same.length > 0 ? ` and match "${first.same[0]}"` : ''} on ${where}`,
-    remediation: `Give this ${route.kind} a hostname${l4 ? '' : ' or match'} of its own, or remove the duplicate from ${listing(holders.slice(0, 5).map((h) => `${h.other.kind} ${h.other.metadata.namespace}/${h.other.metadata.name}`))}; the controller keeps the older Route.`,
+    remediation: `Give this ${route.kind} a hostname${l4 ? '' : ' or match'} of its own, or remove the duplicate from ${listing(holders.slice(0, 5).map((h) => routeIdOf(h.other)))}; the controller keeps the older Route.`,
     evidence
   }
 }

@@ -114,20 +114,20 @@ export function admits(a: Admission): boolean {
   return a.namespace !== 'refused' && a.kind === 'ok' && a.refusedBy === undefined
 }
 
+interface ParentListeners {
+  ref: ParentRef
+  gateway: KubeObject
+  label: string
+  all: Listener[]
+  selected: Listener[]
+}
+
 /**
  * The parent whose listeners the parentRef picks from: a Gateway's own listeners, or a ListenerSet's
  * (a ListenerSet ref never reaches the Gateway's listeners, nor a Gateway ref the ListenerSet's). For a
  * ListenerSet, `gateway` is the ListenerSet: its namespace is the one `from: Same` admits.
  */
-function gatewayListeners(context: DiagnosisContext):
-  | {
-      ref: ParentRef
-      gateway: KubeObject
-      label: string
-      all: Listener[]
-      selected: Listener[]
-    }
-  | Diagnosis {
+function gatewayListeners(context: DiagnosisContext): ParentListeners | Diagnosis {
   const ref = context.parent?.parentRef
   if (!ref) return { evidence: [] }
   const found = isListenerSetRef(ref)
@@ -187,108 +187,183 @@ function alternatives(
 export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
   if (!('gateway' in found)) return found
-  const { ref, gateway, all, selected } = found
   const { route, world } = context
-  const routeNamespace = route.metadata.namespace
-  const name = found.label
-  const admissions = selected.map((l) => admission(l, gateway, route, world))
-  const evidence = admissions.flatMap((a) => a.why)
-  if (admissions.some((a) => a.namespace === 'unknown'))
-    evidence.push(...blindSpots(world, 'namespaces'))
-  const refusals = refusalsOf(selected, gateway, context)
+  const admissions = found.selected.map((l) => admission(l, found.gateway, route, world))
+  const refusals = refusalsOf(found.selected, found.gateway, context)
   const refused = new Set(refusals.map((r) => r.listener.name))
-  const remedies: string[] = unique(refusals.map((r) => r.fix))
-  let fix: string | undefined
+  const namespace = namespaceRemedies(admissions, found.label, route, world)
+  // the controller's own fixes come first: a listener it refused admits nothing until they are made
+  const remedies = [
+    ...unique(refusals.map((r) => r.fix)),
+    ...namespace.remedies,
+    ...kindRemedies(admissions, refused, route),
+    ...otherListenerRemedies(found, route, world)
+  ]
+  const diagnosis: Diagnosis = {
+    title: notAllowedTitle(found.label, admissions, refusals, context),
+    evidence: notAllowedEvidence(found, admissions, route, world)
+  }
+  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
+  if (namespace.fix) diagnosis.fix = namespace.fix
+  return diagnosis
+}
 
+/**
+ * Why each selected listener refuses, then what that leaves unexplained: no listener selected, or
+ * listeners whose spec admits the Route although the controller says they do not.
+ */
+function notAllowedEvidence(
+  found: ParentListeners,
+  admissions: Admission[],
+  route: RouteObject,
+  world: World
+): string[] {
+  const evidence = admissions.flatMap((a) => a.why)
+  const unreadNamespace = admissions.some((a) => a.namespace === 'unknown')
+  if (unreadNamespace) evidence.push(...blindSpots(world, 'namespaces'))
+  if (found.selected.length === 0)
+    evidence.push(`The parentRef selects no listener of ${found.label}.`)
+  else if (admissions.every(admits) && !unreadNamespace) {
+    evidence.push(
+      `By their spec, the selected listeners (${listing(found.selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
+    )
+  }
+  return evidence
+}
+
+/**
+ * For listeners that take the Route's kind but not its namespace: label the namespace to match their
+ * selector, or change the listener to admit the namespace (with the YAML for that change).
+ */
+function namespaceRemedies(
+  admissions: Admission[],
+  gateway: string,
+  route: RouteObject,
+  world: World
+): { remedies: string[]; fix?: string } {
+  const routeNamespace = route.metadata.namespace
   const relabel = admissions.filter(
     (a) => a.namespace === 'refused' && a.kind === 'ok' && a.labelChanges.length > 0
   )
-  const labelChanges = unique(relabel.flatMap((a) => a.labelChanges))
-  if (
-    labelChanges.length > 0 &&
-    !labelChanges.some((c) => c.startsWith('kubernetes.io/metadata.name'))
-  ) {
-    const overwrite = labelChanges.some(
-      (c) =>
-        !c.endsWith('-') &&
-        findNamespace(world, routeNamespace)?.metadata.labels?.[c.split('=')[0] ?? ''] !== undefined
-    )
-    remedies.push(
-      `label the namespace: kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
-    )
-  }
+  const labelling = labelNamespaceRemedy(
+    unique(relabel.flatMap((a) => a.labelChanges)),
+    routeNamespace,
+    world
+  )
+  const remedies = labelling === undefined ? [] : [labelling]
+  // from: Same has no selector a label could match: only the listener can change
   const same = admissions.find(
     (a) => a.namespace === 'refused' && a.kind === 'ok' && a.listener.from === 'Same'
   )
-  if (same || relabel.length > 0) {
-    const listener = (same ?? relabel[0])?.listener.name ?? ''
-    remedies.push(
-      `change listener ${listener} of ${name} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
-    )
-    fix = [
-      `# ${name}, spec.listeners[name=${listener}]`,
-      'allowedRoutes:',
-      '  namespaces:',
-      '    from: Selector',
-      '    selector:',
-      '      matchLabels:',
-      `        kubernetes.io/metadata.name: ${yamlScalar(routeNamespace)}`,
-      ''
-    ].join('\n')
-  }
+  if (!same && relabel.length === 0) return { remedies }
+  const listener = (same ?? relabel[0])?.listener.name ?? ''
+  remedies.push(
+    `change listener ${listener} of ${gateway} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
+  )
+  return { remedies, fix: admitNamespaceFix(gateway, listener, routeNamespace) }
+}
+
+/** The kubectl label command that makes the namespace match, when labels can make it match. */
+function labelNamespaceRemedy(
+  labelChanges: string[],
+  routeNamespace: string,
+  world: World
+): string | undefined {
+  // Kubernetes sets kubernetes.io/metadata.name to the namespace's name and keeps it so: no label
+  // command can change it, only the listener's selector can
+  if (
+    labelChanges.length === 0 ||
+    labelChanges.some((c) => c.startsWith('kubernetes.io/metadata.name'))
+  )
+    return undefined
+  // kubectl label refuses to change a label the namespace already has unless told to overwrite
+  const overwrite = labelChanges.some(
+    (c) =>
+      !c.endsWith('-') &&
+      findNamespace(world, routeNamespace)?.metadata.labels?.[c.split('=')[0] ?? ''] !== undefined
+  )
+  return `label the namespace: kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
+}
+
+/** A selector on kubernetes.io/metadata.name admits exactly the Route's namespace, where All admits every one. */
+function admitNamespaceFix(gateway: string, listener: string, routeNamespace: string): string {
+  return [
+    `# ${gateway}, spec.listeners[name=${listener}]`,
+    'allowedRoutes:',
+    '  namespaces:',
+    '    from: Selector',
+    '    selector:',
+    '      matchLabels:',
+    `        kubernetes.io/metadata.name: ${yamlScalar(routeNamespace)}`,
+    ''
+  ].join('\n')
+}
+
+/** For each listener that does not take the Route's kind, the remedy for whichever refuses it. */
+function kindRemedies(admissions: Admission[], refused: Set<string>, route: RouteObject): string[] {
   // a refused listener's own condition explains its supportedKinds: no "use another controller"
-  for (const a of admissions.filter((x) => x.kind === 'refused' && !refused.has(x.listener.name))) {
-    const protocolSupports = protocolKinds(a.listener.protocol)?.includes(route.kind) ?? false
-    // the spec's kinds admit the Route: the refusal is the controller's supportedKinds
-    const specAdmits = specKinds(a.listener)?.includes(route.kind) ?? true
-    remedies.push(
-      !protocolSupports
-        ? `attach the ${route.kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
-        : specAdmits
-          ? `attach the ${route.kind} to a listener that takes it, or use a controller that supports ${route.kind}: the controller lists ${a.kinds?.length ? `only ${listing(a.kinds)}` : 'no Route kind'} in status.listeners[name=${a.listener.name}].supportedKinds, though ${a.listener.protocol ?? ''} carries ${route.kind} by the spec`
-          : `add kind ${route.kind} to allowedRoutes.kinds of listener ${a.listener.name}`
-    )
-  }
-  const other = alternatives(all, selected, (l) => admits(admission(l, gateway, route, world)))
-  if (other.length > 0 && (ref.sectionName !== undefined || ref.port !== undefined)) {
-    remedies.push(
-      `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''}${portToo(ref, other[0])} in the parentRef)`
-    )
-  }
-  if (selected.length === 0) evidence.push(`The parentRef selects no listener of ${name}.`)
-  else if (admissions.every(admits) && !admissions.some((a) => a.namespace === 'unknown')) {
-    evidence.push(
-      `By their spec, the selected listeners (${listing(selected.map((l) => l.name))}) admit this ${route.kind}: the condition may predate a Gateway or Namespace change, or the controller also refuses listeners that are not ready (see the listener conditions).`
-    )
-  }
+  return admissions
+    .filter((a) => a.kind === 'refused' && !refused.has(a.listener.name))
+    .map((a) => kindRemedy(a, route.kind))
+}
+
+/**
+ * The remedy depends on what refuses the kind: a protocol that cannot carry it (no allowedRoutes change
+ * helps), the controller's supportedKinds though the spec admits it, or the listener's allowedRoutes.kinds.
+ */
+function kindRemedy(a: Admission, kind: string): string {
+  const protocolSupports = protocolKinds(a.listener.protocol)?.includes(kind) ?? false
+  if (!protocolSupports)
+    return `attach the ${kind} to a listener whose protocol supports it (listener ${a.listener.name} is ${a.listener.protocol ?? 'of an unknown protocol'})`
+  // the spec's kinds admit the Route: the refusal is the controller's supportedKinds
+  const specAdmits = specKinds(a.listener)?.includes(kind) ?? true
+  if (specAdmits)
+    return `attach the ${kind} to a listener that takes it, or use a controller that supports ${kind}: the controller lists ${a.kinds?.length ? `only ${listing(a.kinds)}` : 'no Route kind'} in status.listeners[name=${a.listener.name}].supportedKinds, though ${a.listener.protocol ?? ''} carries ${kind} by the spec`
+  return `add kind ${kind} to allowedRoutes.kinds of listener ${a.listener.name}`
+}
+
+/** A listener the parentRef leaves out that would take the Route: move the parentRef to it. */
+function otherListenerRemedies(found: ParentListeners, route: RouteObject, world: World): string[] {
+  const { ref, gateway } = found
+  const other = alternatives(found.all, found.selected, (l) =>
+    admits(admission(l, gateway, route, world))
+  )
+  // without sectionName or port the parentRef already selects every listener: none to move to
+  if (other.length === 0 || (ref.sectionName === undefined && ref.port === undefined)) return []
+  return [
+    `attach to listener ${oneOf(other.map((l) => l.name))} instead, which admits this ${route.kind} (set sectionName: ${other[0]?.name ?? ''}${portToo(ref, other[0])} in the parentRef)`
+  ]
+}
+
+/**
+ * The causes by listener: the controller's refusals, then namespace, then kind. A listener is named
+ * for its namespace where that refuses it, else for its kind: never for a namespace it admits.
+ */
+function notAllowedTitle(
+  gateway: string,
+  admissions: Admission[],
+  refusals: Refusal[],
+  context: DiagnosisContext
+): string {
+  const { route } = context
+  const refused = new Set(refusals.map((r) => r.listener.name))
   const refusing = admissions.filter((a) => !admits(a) && !refused.has(a.listener.name))
-  // the namespace where it is the cause; else the kind: never a namespace that is admitted
   const byNamespace = refusing.filter((a) => a.namespace !== 'ok').map((a) => a.listener.name)
   const byKind = refusing.filter((a) => a.namespace === 'ok').map((a) => a.listener.name)
   const does = (names: string[]): string =>
     `${plural(names, 'listener', 'listeners')} ${listing(names)} ${names.length > 1 ? 'do' : 'does'}`
-  const notAdmitting = [
-    byNamespace.length > 0
-      ? `${does(byNamespace)} not allow this ${route.kind} from namespace ${routeNamespace}`
-      : undefined,
-    byKind.length > 0 ? `${does(byKind)} not take kind ${route.kind}` : undefined
-  ].filter((c) => c !== undefined)
   const controllerName =
     context.finding.controllerName ?? context.parent?.controllerName ?? undefined
   const causes = [
     refusals.length > 0 ? describeRefusals(refusals, controllerName) : undefined,
-    ...notAdmitting
+    byNamespace.length > 0
+      ? `${does(byNamespace)} not allow this ${route.kind} from namespace ${route.metadata.namespace}`
+      : undefined,
+    byKind.length > 0 ? `${does(byKind)} not take kind ${route.kind}` : undefined
   ].filter((c) => c !== undefined)
-  const diagnosis: Diagnosis = {
-    title:
-      causes.length > 0
-        ? `${name}: ${causes.join('; and ')}`
-        : `${name} does not allow this ${route.kind}`,
-    evidence
-  }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
-  if (fix) diagnosis.fix = fix
-  return diagnosis
+  return causes.length > 0
+    ? `${gateway}: ${causes.join('; and ')}`
+    : `${gateway} does not allow this ${route.kind}`
 }
 
 /**

@@ -1,6 +1,7 @@
 // A Route the gate was asked about that does not exist (never created, deleted, or in another
 // namespace). It has no parents to judge, so the problem sits on the Route itself.
 import type { RouteKey, RouteResult } from '../model/types.ts'
+import { routeId } from '../model/route-id.ts'
 
 export function explainMissingRoute(key: RouteKey, final: boolean): RouteResult {
   return {
@@ -14,7 +15,7 @@ export function explainMissingRoute(key: RouteKey, final: boolean): RouteResult 
         reason: 'RouteNotFound',
         standard: false,
         severity: final ? 'error' : 'warning',
-        title: `${key.kind} ${key.namespace}/${key.name} does not exist`,
+        title: `${routeId(key)} does not exist`,
         remediation: `Check the name and namespace (kubectl get ${key.kind.toLowerCase()} -n ${key.namespace}); if the Route is created by a later step, run the gate after that step.`
       }
     ]

@@ -210,45 +210,76 @@ function ownerCannotBeTold(
 }
 
 function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
-  const { world, route } = context
-  if (ref.group !== GATEWAY_GROUP) {
-    return {
-      title: `parentRef group "${ref.group}" is not the Gateway API group`,
-      remediation: `Set the parentRef group to ${GATEWAY_GROUP} (or leave it out) for a Gateway parent.`,
-      evidence: [
-        `The parentRef names kind Gateway in group "${ref.group}", which no Gateway API controller serves.`
-      ]
-    }
-  }
+  const { world } = context
+  if (ref.group !== GATEWAY_GROUP) return foreignGatewayGroup(ref)
   const found = lookUpGateway(ref, world)
   if ('diagnosis' in found) return found.diagnosis
   const gateway = found.gateway
-  const name = gatewayName(ref)
   const className = gatewayClassNameOf(gateway) ?? ''
-  const evidence = [`Gateway ${name} exists and uses GatewayClass ${className}.`]
+  const evidence = [`Gateway ${gatewayName(ref)} exists and uses GatewayClass ${className}.`]
   const gatewayClass = findGatewayClass(world, className)
-  if (!gatewayClass) {
-    const blind = blindSpots(world, 'gatewayclasses')
-    if (blind.length > 0) return { evidence: [...evidence, ...blind] }
-    const nearest = nearestNames(className, namesIn(world.gatewayClasses))
-    const existing = namesIn(world.gatewayClasses)
-    evidence.push(`GatewayClass ${className} does not exist.`)
-    evidence.push(
-      existing.length === 0
-        ? 'No GatewayClass exists: no Gateway controller is installed.'
-        : `GatewayClasses: ${listing(existing)}.`
-    )
-    return {
-      title: `GatewayClass ${className} of Gateway ${name} does not exist`,
-      remediation:
-        nearest.length > 0
-          ? `Set spec.gatewayClassName of Gateway ${name} to ${oneOf(nearest)}, or install the controller that provides class ${className}.`
-          : `Install the Gateway controller that provides class ${className}, or set spec.gatewayClassName of Gateway ${name} to an existing class.`,
-      evidence
-    }
+  if (!gatewayClass) return missingGatewayClass(ref, className, world, evidence)
+  // the chain from class to Route: the first link that is broken is why no status was written
+  const unserved = classNotServing(ref, gateway, className, gatewayClass, world, evidence)
+  if (unserved) return unserved
+  return silentController(context, ref, gateway, controllerNameOf(gatewayClass) ?? '', evidence)
+}
+
+/** A parentRef of kind Gateway in another group names something no Gateway API controller watches. */
+function foreignGatewayGroup(ref: ParentRef): Diagnosis {
+  return {
+    title: `parentRef group "${ref.group}" is not the Gateway API group`,
+    remediation: `Set the parentRef group to ${GATEWAY_GROUP} (or leave it out) for a Gateway parent.`,
+    evidence: [
+      `The parentRef names kind Gateway in group "${ref.group}", which no Gateway API controller serves.`
+    ]
   }
+}
+
+/**
+ * The Gateway's class does not exist, so no controller owns the Gateway; or, when GatewayClasses could
+ * not be read, only that blind spot can be said.
+ */
+function missingGatewayClass(
+  ref: ParentRef,
+  className: string,
+  world: World,
+  evidence: string[]
+): Diagnosis {
+  const blind = blindSpots(world, 'gatewayclasses')
+  if (blind.length > 0) return { evidence: [...evidence, ...blind] }
+  const name = gatewayName(ref)
+  const nearest = nearestNames(className, namesIn(world.gatewayClasses))
+  const existing = namesIn(world.gatewayClasses)
+  evidence.push(`GatewayClass ${className} does not exist.`)
+  evidence.push(
+    existing.length === 0
+      ? 'No GatewayClass exists: no Gateway controller is installed.'
+      : `GatewayClasses: ${listing(existing)}.`
+  )
+  return {
+    title: `GatewayClass ${className} of Gateway ${name} does not exist`,
+    remediation:
+      nearest.length > 0
+        ? `Set spec.gatewayClassName of Gateway ${name} to ${oneOf(nearest)}, or install the controller that provides class ${className}.`
+        : `Install the Gateway controller that provides class ${className}, or set spec.gatewayClassName of Gateway ${name} to an existing class.`,
+    evidence
+  }
+}
+
+/**
+ * What the class's Accepted condition says about its controller: a diagnosis when it rejected the class,
+ * or has not accepted it and shows no other sign of serving this Gateway; undefined when it serves.
+ */
+function classNotServing(
+  ref: ParentRef,
+  gateway: KubeObject,
+  className: string,
+  gatewayClass: KubeObject,
+  world: World,
+  evidence: string[]
+): Diagnosis | undefined {
   const controllerName = controllerNameOf(gatewayClass) ?? ''
-  const who = controllerLabel(controllerName)
   const classAccepted = conditionOf(conditionsOf(gatewayClass.status), 'Accepted')
   if (!classAccepted || classAccepted.status === 'Unknown') {
     evidence.push(
@@ -256,25 +287,60 @@ function gatewayParent(context: DiagnosisContext, ref: ParentRef): Diagnosis {
     )
     // Contour's static provisioning never writes class status, yet accepts the Gateway it serves: the
     // controller runs and serves this Gateway, so what is left is its silence about this Route
-    if (!serving(gateway)) {
-      const served = servedSiblings(world, gateway, className)
-      if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
-      if (!statusWritten(gateway))
-        evidence.push(`No controller has written status on Gateway ${name} either.`)
-      return {
-        title: `No controller has accepted GatewayClass ${className} (${controllerName})`,
-        remediation: `Nothing runs for controllerName ${controllerName}: install or start ${who}, or check that the class's controllerName matches the one the installed controller uses.`,
-        evidence
-      }
-    }
-  } else if (classAccepted.status === 'False') {
+    if (serving(gateway)) return undefined
+    return noControllerServes(ref, gateway, className, controllerName, world, evidence)
+  }
+  if (classAccepted.status === 'False') {
     evidence.push(`GatewayClass ${className} is not Accepted: ${describeCondition(classAccepted)}.`)
     return {
       title: `GatewayClass ${className} is not Accepted by ${controllerName}`,
-      remediation: `Fix GatewayClass ${className} as its Accepted condition says (e.g. its parametersRef), then the controller will serve Gateway ${name}.`,
+      remediation: `Fix GatewayClass ${className} as its Accepted condition says (e.g. its parametersRef), then the controller will serve Gateway ${gatewayName(ref)}.`,
       evidence
     }
-  } else evidence.push(`GatewayClass ${className} is Accepted by ${controllerName}.`)
+  }
+  evidence.push(`GatewayClass ${className} is Accepted by ${controllerName}.`)
+  return undefined
+}
+
+/**
+ * The class is not accepted and this Gateway not served: the controller runs elsewhere when it serves
+ * another Gateway of the class; otherwise nothing shows that it runs at all.
+ */
+function noControllerServes(
+  ref: ParentRef,
+  gateway: KubeObject,
+  className: string,
+  controllerName: string,
+  world: World,
+  evidence: string[]
+): Diagnosis {
+  const name = gatewayName(ref)
+  const who = controllerLabel(controllerName)
+  const served = servedSiblings(world, gateway, className)
+  if (served.length > 0) return runsElsewhere(name, ref, className, served, who, evidence)
+  if (!statusWritten(gateway))
+    evidence.push(`No controller has written status on Gateway ${name} either.`)
+  return {
+    title: `No controller has accepted GatewayClass ${className} (${controllerName})`,
+    remediation: `Nothing runs for controllerName ${controllerName}: install or start ${who}, or check that the class's controllerName matches the one the installed controller uses.`,
+    evidence
+  }
+}
+
+/**
+ * The class's controller runs, yet wrote nothing for the Route: either it has not reached the Gateway
+ * (its status is still the CRD default), or it serves the Gateway and is silent about the Route.
+ */
+function silentController(
+  context: DiagnosisContext,
+  ref: ParentRef,
+  gateway: KubeObject,
+  controllerName: string,
+  evidence: string[]
+): Diagnosis {
+  const { route } = context
+  const name = gatewayName(ref)
+  const who = controllerLabel(controllerName)
   if (!statusWritten(gateway)) {
     evidence.push(
       `No controller has written status on Gateway ${name}: its conditions are still the CRD default.`

@@ -1,10 +1,11 @@
 // A Route on its way out (design rule 10): what holds it and what to do, for the Terminating finding.
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { listing, quoted } from './phrasing.ts'
+import { routeIdOf } from '../model/route-id.ts'
 
 export function explainTerminating(context: DiagnosisContext): Diagnosis {
   const { route, finding } = context
-  const id = `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`
+  const id = routeIdOf(route)
   const finalizers = (finding.finalizers ?? []).map(quoted)
   const evidence = [
     `metadata.deletionTimestamp is ${quoted(finding.deletionTimestamp)}: deletion of ${id} was requested and the API server is removing it.`,

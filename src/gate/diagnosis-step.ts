@@ -7,9 +7,8 @@ import { explainRoute } from '../diagnose/explain.ts'
 import { explainMissingRoute } from '../diagnose/missing.ts'
 import { namespacesToRead } from '../model/route-spec.ts'
 import { evaluateRoute } from '../model/evaluate.ts'
-import { routeKey, routeRef } from '../model/route-id.ts'
+import { routeKey, routeRef, parseRouteKey } from '../model/route-id.ts'
 import type {
-  RouteKind,
   RouteObject,
   RouteResult,
   RouteVerdict,
@@ -51,8 +50,7 @@ export async function judgeAndDiagnose(
   for (const key of new Set(keys)) {
     const route = collector.routes.get(key)
     if (!route) {
-      const [kind, namespace, name] = key.split('/') as [RouteKind, string, string]
-      results.push(explainMissingRoute({ kind, namespace, name }, options.final))
+      results.push(explainMissingRoute(parseRouteKey(key), options.final))
       continue
     }
     // Everything ready: the verdicts the wait reached stand; reading again would only delay

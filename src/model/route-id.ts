@@ -1,4 +1,4 @@
-import type { RouteKey, RouteObject } from './types.ts'
+import type { RouteKey, RouteKind, RouteObject } from './types.ts'
 
 type Named = { kind: string; namespace: string; name: string }
 
@@ -10,6 +10,17 @@ export function routeId(r: Named): string {
 /** "HTTPRoute/shop/web": a Route's key in maps and sets. */
 export function routeKey(r: Named): string {
   return `${r.kind}/${r.namespace}/${r.name}`
+}
+
+/** The Route a key names: the inverse of routeKey. */
+export function parseRouteKey(key: string): RouteKey {
+  const [kind = '', namespace = '', ...name] = key.split('/')
+  return { kind: kind as RouteKind, namespace, name: name.join('/') }
+}
+
+/** "HTTPRoute shop/web" for a Route object. */
+export function routeIdOf(route: RouteObject): string {
+  return routeId(routeRef(route))
 }
 
 /** The kind, namespace and name of a Route object. */

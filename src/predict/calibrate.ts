@@ -9,6 +9,7 @@ import type { Calibration, Condition, RouteObject } from '../model/types.ts'
 import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 import type { Objects } from './overlay.ts'
 import { predictParent, predictedConditions, verdictOf } from './rules.ts'
+import { routeIdOf } from '../model/route-id.ts'
 
 type Written = { verdict: 'ready' | 'failed'; reasons: string[]; label: string }
 
@@ -90,7 +91,7 @@ export function calibrate(objects: Objects, required: string[]): Calibration[] {
       agreement.set(controllerName, (agreement.get(controllerName) ?? true) && agrees)
       if (agrees) continue
       calibration.disagreements.push({
-        route: `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`,
+        route: routeIdOf(route),
         parentRef: ref,
         predicted:
           predicted === 'ready'

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { KubeConfig, Watch } from '@kubernetes/client-node'
+import { KubeConfig } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ApiRequester, boundWatchLines } from '../../src/cluster/request.ts'
+import { ApiRequester } from '../../src/cluster/request.ts'
 import { ClusterError, InputError } from '../../src/errors.ts'
 import { MAX_FILE_BYTES, readUserFile, writeUserFile } from '../../src/files.ts'
 import { expandManifestPaths, loadManifests } from '../../src/manifests.ts'
@@ -164,7 +164,7 @@ describe('API answers', () => {
     }
   })
 
-  it('watch lines: events pass, a line longer than the limit ends the stream', async () => {
+  it('watch lines: events pass, a line longer than the limit ends the stream with a ClusterError', async () => {
     const fake = await FakeApiServer.start()
     try {
       fake.on('GET', '/api/v1/namespaces', (req, res) => {
@@ -177,27 +177,37 @@ describe('API answers', () => {
       })
       const kubeConfig = new KubeConfig()
       kubeConfig.loadFromString(fake.kubeconfig())
-      boundWatchLines(kubeConfig, fake.url, 4096)
-      const watch = (query: Record<string, string>, seen: string[]): Promise<unknown> =>
-        new Promise<unknown>((resolve) => {
-          void new Watch(kubeConfig).watch(
-            '/api/v1/namespaces',
-            query,
-            (type, object: { metadata: { name: string } }) =>
-              seen.push(`${type} ${object.metadata.name.length}`),
-            resolve
+      const api = new ApiRequester(kubeConfig, fake.url, 5000)
+      const watch = (labelSelector: string | undefined, seen: string[]): Promise<unknown> =>
+        api
+          .stream('/api/v1/namespaces', {
+            query: { watch: true, labelSelector },
+            idleMs: 5000,
+            maxLineBytes: 4096,
+            onLine: (line) => {
+              const event = JSON.parse(line) as {
+                type: string
+                object: { metadata: { name: string } }
+              }
+              seen.push(`${event.type} ${event.object.metadata.name.length}`)
+            }
+          })
+          .then(
+            () => null,
+            (e: unknown) => e
           )
-        })
       const seen: string[] = []
-      expect(await watch({}, seen)).toBeNull()
+      expect(await watch(undefined, seen)).toBeNull()
       expect(seen).toEqual(['ADDED 3000'])
-      // ended (without the limit this never resolves), the long line delivered to no one (the
-      // event before it may be lost with the cut chunk); client-node reports the cut as a
-      // transport failure, which the watch retries with backoff
+      // ended (without the limit this never resolves), the long line delivered to no one, as a
+      // ClusterError (never retried: reopening the stream would cut it again)
       const cut: string[] = []
-      const ended = await watch({ labelSelector: 'endless' }, cut)
-      expect(ended).toBeInstanceOf(Error)
-      expect(cut.filter((event) => event !== 'ADDED 3000')).toEqual([])
+      const ended = await watch('endless', cut)
+      expect(ended).toBeInstanceOf(ClusterError)
+      expect((ended as Error).message).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+ sent a watch event longer than 4096 bytes \(watch of \/api\/v1\/namespaces\)/
+      )
+      expect(cut).toEqual(['ADDED 3000'])
     } finally {
       await fake.close()
     }

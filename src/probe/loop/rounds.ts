@@ -70,15 +70,68 @@ interface Attempt {
   noRoute?: NoRouteAnswers
 }
 
+/** A parent not yet proven or failed: asked again each round. */
+interface Pending {
+  key: string
+  label: string
+  targets: ListenerTarget[]
+}
+
+/**
+ * Where the rounds stand. It is one record because every step reads and moves several of these at
+ * once: a degraded status, for one, takes a parent out of pending and of serving and writes its outcome.
+ */
+interface Progress {
+  outcomes: Map<string, ProbeOutcome>
+  pending: Pending[]
+  /** every probed parent's label: the degraded check names parents that have left pending too */
+  labels: Map<string, string>
+  /** each parent's latest answer: what the report shows when the deadline ends the rounds */
+  last: Map<string, Attempt>
+  /** routed rounds in a row: a single good answer does not prove a Route */
+  streaks: Map<string, number>
+  /** proven parents: a status that degrades before the end still fails them */
+  serving: Set<string>
+  /** one no-route answer per listener, shared by every parent on it */
+  noRoutes: Map<string, NoRouteAnswers>
+  started: number
+  rounds: number
+  tlsVerified: { tlsVerified: boolean }
+}
+
 export async function verifyTraffic(
   targets: ProbeTarget[],
   options: VerifyOptions
 ): Promise<Map<string, ProbeOutcome>> {
+  const progress = startProgress(targets, options)
+  let delay = FIRST_DELAY_MS
+  while (progress.pending.length > 0 && options.now() < options.deadline) {
+    await failDegraded(progress, options)
+    if (progress.pending.length === 0) break
+    await runRound(progress, options)
+    const left = options.deadline - options.now()
+    if (progress.pending.length === 0 || left <= 0) break
+    // a parent on a streak is asked again soon; the backoff is for a data plane not there yet
+    const onStreak = progress.pending.some((p) => progress.streaks.has(p.key))
+    await options.sleep(Math.min(onStreak ? FIRST_DELAY_MS : delay, left))
+    delay = Math.min(delay * 2, MAX_DELAY_MS)
+  }
+  // what served must still be ready now that the probing is over
+  if (progress.serving.size > 0) await failDegraded(progress, options)
+  for (const p of progress.pending) {
+    const attempt = progress.last.get(p.key)
+    progress.outcomes.set(
+      p.key,
+      unprovenOutcome(attempt, progress.rounds, progress.tlsVerified, options)
+    )
+  }
+  return progress.outcomes
+}
+
+/** A plan that sends nothing has its outcome at once, ahead of every parent that is probed. */
+function startProgress(targets: ProbeTarget[], options: VerifyOptions): Progress {
   const outcomes = new Map<string, ProbeOutcome>()
-  const last = new Map<string, Attempt>()
-  const noRoutes = new Map<string, NoRouteAnswers>()
-  const tlsVerified = { tlsVerified: !options.skipTlsVerify }
-  let pending: { key: string; label: string; targets: ListenerTarget[] }[] = []
+  const pending: Pending[] = []
   for (const t of targets) {
     if ('notProbed' in t.plan) {
       outcomes.set(t.key, notProbedOutcome(t.plan))
@@ -86,156 +139,183 @@ export async function verifyTraffic(
       pending.push({ key: t.key, label: t.label, targets: t.plan.targets })
     }
   }
-  const started = options.now()
-  let rounds = 0
-  let delay = FIRST_DELAY_MS
-  const streaks = new Map<string, number>()
-  const serving = new Set<string>()
-  const failDegraded = async (): Promise<void> => {
-    const degraded = (await options.degraded?.()) ?? new Map<string, string>()
-    for (const [key, why] of degraded) {
-      if (!serving.has(key) && !pending.some((p) => p.key === key)) continue
-      serving.delete(key)
-      pending = pending.filter((p) => p.key !== key)
-      outcomes.set(key, degradedOutcome(why, rounds, tlsVerified))
-      options.log(`${labels.get(key) ?? key}: status no longer ready while probing: ${why}`)
+  return {
+    outcomes,
+    pending,
+    labels: new Map(pending.map((p) => [p.key, p.label])),
+    last: new Map(),
+    streaks: new Map(),
+    serving: new Set(),
+    noRoutes: new Map(),
+    started: options.now(),
+    rounds: 0,
+    tlsVerified: { tlsVerified: !options.skipTlsVerify }
+  }
+}
+
+/**
+ * Fails every pending or serving parent whose status is no longer ready: an answer from before the
+ * change does not prove the Route as it is now.
+ */
+async function failDegraded(progress: Progress, options: VerifyOptions): Promise<void> {
+  const degraded = (await options.degraded?.()) ?? new Map<string, string>()
+  for (const [key, why] of degraded) {
+    if (!progress.serving.has(key) && !progress.pending.some((p) => p.key === key)) continue
+    progress.serving.delete(key)
+    progress.pending = progress.pending.filter((p) => p.key !== key)
+    progress.outcomes.set(key, degradedOutcome(why, progress.rounds, progress.tlsVerified))
+    options.log(`${progress.labels.get(key) ?? key}: status no longer ready while probing: ${why}`)
+  }
+}
+
+/**
+ * Every pending parent's requests at once (up to CONCURRENCY), then each answer judged in the order
+ * of the parents, so that the log reads the same however the requests interleave.
+ */
+async function runRound(progress: Progress, options: VerifyOptions): Promise<void> {
+  progress.rounds++
+  const attempts = await pool(progress.pending, CONCURRENCY, (p) =>
+    probeParent(p.targets, progress.noRoutes, options)
+  )
+  const still: Pending[] = []
+  progress.pending.forEach((p, i) => {
+    if (judgeAttempt(p, attempts[i], progress, options)) still.push(p)
+  })
+  progress.pending = still
+}
+
+/** Records one parent's answer of this round; true while the parent is neither proven nor done. */
+function judgeAttempt(
+  p: Pending,
+  attempt: Attempt | undefined,
+  progress: Progress,
+  options: VerifyOptions
+): boolean {
+  // the deadline left no time to send: the answer before stands
+  if (attempt === undefined) return true
+  if (attempt.kind === 'refused') {
+    // the target guard never sends to that address, so no later round could prove the parent
+    options.log(`${p.label}: not probed: ${attempt.answer.error?.message ?? 'address refused'}`)
+    progress.outcomes.set(
+      p.key,
+      notProbedOutcome({
+        cause: 'refused',
+        notProbed: `not probed: ${attempt.answer.error?.message ?? ''}`
+      })
+    )
+    return false
+  }
+  if (attempt.kind !== 'routed') {
+    // a data plane that is not there yet gives the same answer every round: log it once
+    if (gist(progress.last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
+    progress.last.set(p.key, attempt)
+    progress.streaks.delete(p.key)
+    return true
+  }
+  progress.last.set(p.key, attempt)
+  const streak = (progress.streaks.get(p.key) ?? 0) + 1
+  progress.streaks.set(p.key, streak)
+  // one good answer can be luck (a stale data plane replica, a flapping backend)
+  if (streak < options.successes) return true
+  const seconds = ((options.now() - progress.started) / 1000).toFixed(1)
+  options.log(
+    `${p.label}: serving (${streak} rounds in a row routed; traffic verified after ${seconds}s, round ${progress.rounds})`
+  )
+  progress.serving.add(p.key)
+  progress.outcomes.set(
+    p.key,
+    servingOutcome(attempt, streak, progress.rounds, progress.tlsVerified, options.showBody)
+  )
+  return false
+}
+
+function servingOutcome(
+  attempt: Attempt,
+  streak: number,
+  rounds: number,
+  tlsVerified: { tlsVerified: boolean },
+  showBody: boolean
+): ProbeOutcome {
+  const noRoute = noRouteReport(attempt, showBody)
+  return {
+    result: {
+      state: 'serving',
+      attempts: rounds,
+      successes: streak,
+      last: reportAnswer(attempt.request, attempt.answer, showBody),
+      ...(noRoute && { noRoute }),
+      ...tlsVerified
     }
   }
-  const labels = new Map(pending.map((p) => [p.key, p.label]))
-  while (pending.length > 0 && options.now() < options.deadline) {
-    await failDegraded()
-    if (pending.length === 0) break
-    rounds++
-    const results = await pool(pending, CONCURRENCY, (p) =>
-      probeParent(p.targets, noRoutes, options)
-    )
-    const still: typeof pending = []
-    pending.forEach((p, i) => {
-      const attempt = results[i]
-      if (attempt === undefined) {
-        still.push(p)
-        return
-      }
-      if (attempt.kind === 'refused') {
-        options.log(`${p.label}: not probed: ${attempt.answer.error?.message ?? 'address refused'}`)
-        outcomes.set(
-          p.key,
-          notProbedOutcome({
-            cause: 'refused',
-            notProbed: `not probed: ${attempt.answer.error?.message ?? ''}`
-          })
-        )
-        return
-      }
-      if (attempt.kind !== 'routed') {
-        if (gist(last.get(p.key)) !== gist(attempt)) options.log(notYet(p.label, attempt))
-        last.set(p.key, attempt)
-        streaks.delete(p.key)
-        still.push(p)
-        return
-      }
-      last.set(p.key, attempt)
-      const streak = (streaks.get(p.key) ?? 0) + 1
-      streaks.set(p.key, streak)
-      // one good answer can be luck (a stale data plane replica, a flapping backend)
-      if (streak < options.successes) {
-        still.push(p)
-        return
-      }
-      const seconds = ((options.now() - started) / 1000).toFixed(1)
-      options.log(
-        `${p.label}: serving (${streak} rounds in a row routed; traffic verified after ${seconds}s, round ${rounds})`
-      )
-      serving.add(p.key)
-      outcomes.set(p.key, {
-        result: {
-          state: 'serving',
-          attempts: rounds,
-          successes: streak,
-          last: reportAnswer(attempt.request, attempt.answer, options.showBody),
-          ...(attempt.noRoute && {
-            noRoute: reportAnswer(
-              attempt.noRoute[0].request,
-              attempt.noRoute[0].answer,
-              options.showBody
-            )
-          }),
-          ...tlsVerified
-        }
-      })
-    })
-    pending = still
-    const left = options.deadline - options.now()
-    if (pending.length === 0 || left <= 0) break
-    // a parent on a streak is asked again soon; the backoff is for a data plane not there yet
-    const onStreak = pending.some((p) => streaks.has(p.key))
-    await options.sleep(Math.min(onStreak ? FIRST_DELAY_MS : delay, left))
-    delay = Math.min(delay * 2, MAX_DELAY_MS)
+}
+
+/** Why a parent still pending when the rounds end does not serve: its last answer says. */
+function unprovenOutcome(
+  attempt: Attempt | undefined,
+  rounds: number,
+  tlsVerified: { tlsVerified: boolean },
+  options: VerifyOptions
+): ProbeOutcome {
+  // a refused attempt never stays pending: it ended as not probed when it came
+  if (!attempt || attempt.kind === 'routed' || attempt.kind === 'refused') {
+    return deadlineOutcome(rounds, tlsVerified)
   }
-  // what served must still be ready now that the probing is over
-  if (serving.size > 0) await failDegraded()
-  for (const p of pending) {
-    const attempt = last.get(p.key)
-    // a refused attempt never stays pending: it ended as not probed when it came
-    if (!attempt || attempt.kind === 'routed' || attempt.kind === 'refused') {
-      outcomes.set(p.key, {
-        result: {
-          state: 'not-serving',
-          why: 'the deadline passed before a request was answered',
-          attempts: rounds,
-          ...tlsVerified
-        },
-        problem: {
-          reason: 'NotServing',
-          severity: 'error',
-          title: 'Traffic not verified before the deadline',
-          remediation:
-            'Give the gate a longer timeout, so that requests through the Gateway have time to be answered.'
-        }
-      })
-      continue
+  const { why, remediation } = explainAnswer(
+    attempt.kind,
+    attempt.request,
+    attempt.answer,
+    options.expect
+  )
+  const state = attempt.kind === 'unreachable' ? 'unreachable' : 'not-serving'
+  const last = reportAnswer(attempt.request, attempt.answer, options.showBody)
+  const noRoute = noRouteReport(attempt, options.showBody)
+  return {
+    result: {
+      state,
+      why,
+      attempts: rounds,
+      last,
+      ...(noRoute && { noRoute }),
+      ...tlsVerified
+    },
+    problem: {
+      reason: state === 'unreachable' ? 'Unreachable' : 'NotServing',
+      severity: 'error',
+      title:
+        state === 'unreachable'
+          ? 'The Gateway could not be reached to verify traffic'
+          : 'The Gateway does not serve the Route yet',
+      message: why,
+      remediation,
+      evidence: answerEvidence(last, noRoute)
     }
-    const { why, remediation } = explainAnswer(
-      attempt.kind,
-      attempt.request,
-      attempt.answer,
-      options.expect
-    )
-    const state = attempt.kind === 'unreachable' ? 'unreachable' : 'not-serving'
-    const lastAnswer = reportAnswer(attempt.request, attempt.answer, options.showBody)
-    outcomes.set(p.key, {
-      result: {
-        state,
-        why,
-        attempts: rounds,
-        last: lastAnswer,
-        ...(attempt.noRoute && {
-          noRoute: reportAnswer(
-            attempt.noRoute[0].request,
-            attempt.noRoute[0].answer,
-            options.showBody
-          )
-        }),
-        ...tlsVerified
-      },
-      problem: {
-        reason: state === 'unreachable' ? 'Unreachable' : 'NotServing',
-        severity: 'error',
-        title:
-          state === 'unreachable'
-            ? 'The Gateway could not be reached to verify traffic'
-            : 'The Gateway does not serve the Route yet',
-        message: why,
-        remediation,
-        evidence: answerEvidence(
-          lastAnswer,
-          attempt.noRoute &&
-            reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer, options.showBody)
-        )
-      }
-    })
   }
-  return outcomes
+}
+
+/** No answer to explain (none came, or a streak was still short): only the deadline is to blame. */
+function deadlineOutcome(rounds: number, tlsVerified: { tlsVerified: boolean }): ProbeOutcome {
+  return {
+    result: {
+      state: 'not-serving',
+      why: 'the deadline passed before a request was answered',
+      attempts: rounds,
+      ...tlsVerified
+    },
+    problem: {
+      reason: 'NotServing',
+      severity: 'error',
+      title: 'Traffic not verified before the deadline',
+      remediation:
+        'Give the gate a longer timeout, so that requests through the Gateway have time to be answered.'
+    }
+  }
+}
+
+/** The listener's no-route answer as the report shows it, beside the answer it was compared with. */
+function noRouteReport(attempt: Attempt, showBody: boolean): ProbeResult['noRoute'] {
+  return (
+    attempt.noRoute && reportAnswer(attempt.noRoute[0].request, attempt.noRoute[0].answer, showBody)
+  )
 }
 
 /**

@@ -3,12 +3,12 @@
 // wildcard made concrete), and one request per rule from its first match that a request can satisfy.
 import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
 import { selectListeners, takesKind } from '../../diagnose/listener-selection.ts'
-import { routeHostnames } from '../../model/route-spec.ts'
+import { routeHostnames, routeRules, type RequestMatch } from '../../model/route-spec.ts'
 import { findGateway, listenerStatusesOf, listenersOf } from '../../diagnose/world.ts'
 import type { Listener } from '../../diagnose/world.ts'
 import { GATEWAY_GROUP } from '../../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../../model/types.ts'
-import { arrayField, isRecord, stringField } from '../../model/unknown.ts'
+import { arrayField, stringField } from '../../model/unknown.ts'
 import { refusedTarget, type AddressOrigin, type GuardPolicy } from './target-guard.ts'
 
 export interface ProbeRequest {
@@ -77,24 +77,23 @@ const NO_ROUTE_DOMAIN = 'invalid'
 /** enough for a Route with a few hostnames and rules on two listeners; more only costs time */
 export const MAX_REQUESTS_PER_PARENT = 32
 
+type NotProbed = Extract<ParentPlan, { notProbed: string }>
+
+/** What the requests to every listener share: where the connection goes and how. */
+type RequestBase = Pick<ProbeRequest, 'listener' | 'scheme' | 'address' | 'origin' | 'port'>
+
+/**
+ * The requests to send for one parent of a Route, or why none are sent. Each check names the first
+ * thing missing, so that the report says what to fix rather than only that nothing was probed.
+ */
 export function planParent(
   route: RouteObject,
   ref: ParentRef,
   world: World,
   options: PlanOptions
 ): ParentPlan {
-  if (route.kind !== 'HTTPRoute') {
-    return {
-      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`,
-      cause: 'unsupported'
-    }
-  }
-  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) {
-    return {
-      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`,
-      cause: 'unsupported'
-    }
-  }
+  const unsupported = unsupportedParent(route, ref)
+  if (unsupported !== undefined) return unsupported
   const gateway = findGateway(world, ref.namespace, ref.name)
   if (!gateway) {
     return {
@@ -102,26 +101,9 @@ export function planParent(
       cause: 'no-gateway'
     }
   }
-  const address = options.gatewayAddress ?? gatewayAddressOf(gateway)
-  if (address === undefined) {
-    return {
-      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`,
-      cause: 'no-address'
-    }
-  }
-  const origin: AddressOrigin = options.gatewayAddress === undefined ? 'status' : 'input'
-  const refusal = refusedTarget(address, origin, options.policy)
-  if (refusal !== undefined) {
-    return { notProbed: `not probed: ${refusal}`, cause: 'refused' }
-  }
-  const listeners = selectListeners(listenersOf(gateway), ref).filter(
-    (l) =>
-      (l.protocol === 'HTTP' || l.protocol === 'HTTPS') &&
-      l.port !== undefined &&
-      takesKind(l, listenerStatusesOf(gateway), 'HTTPRoute') &&
-      admitsNamespace(l, gateway, route) &&
-      hostsOn(l, route).length > 0
-  )
+  const destination = destinationOf(gateway, ref, options)
+  if ('notProbed' in destination) return destination
+  const listeners = probedListeners(gateway, ref, route)
   if (listeners.length === 0) {
     return {
       notProbed: `no HTTP or HTTPS listener of Gateway ${ref.namespace}/${ref.name} that this parentRef selects admits the Route`,
@@ -135,59 +117,143 @@ export function planParent(
       cause: 'unbuildable'
     }
   }
-  let budget = MAX_REQUESTS_PER_PARENT
+  // one budget across listeners: the cap is on what a parent costs, however its listeners split it
+  const budget = { left: MAX_REQUESTS_PER_PARENT }
   const targets: ListenerTarget[] = []
   for (const listener of listeners) {
-    const scheme = listener.protocol === 'HTTPS' ? 'https' : 'http'
-    const hosts = hostsOn(listener, route)
-    const base = {
-      listener: listener.name,
-      scheme,
-      address,
-      origin,
-      port: listener.port ?? 0
-    } as const
-    const requests: ProbeRequest[] = []
-    for (const host of hosts) {
-      for (const match of matches) {
-        if (budget-- <= 0) break
-        requests.push({
-          ...base,
-          host,
-          ...(scheme === 'https' && { servername: host }),
-          method: match.method,
-          path: match.path,
-          headers: match.headers,
-          rule: match.rule,
-          verifyTls: true
-        })
-      }
-    }
-    if (requests.length === 0) break
-    const claimsEveryHost = listener.hostname === undefined && routeHostnames(route).length === 0
-    const noRouteRequest = (suffix: string): ProbeRequest => {
-      const unique = `route-gate-no-route-${options.token}${suffix}`
-      return {
-        ...base,
-        host: `${unique}.${NO_ROUTE_DOMAIN}`,
-        // same server name as the real requests: the same TLS set-up, only the Host differs
-        ...(scheme === 'https' && { servername: requests[0]?.servername }),
-        method: 'GET',
-        path: `/${unique}`,
-        headers: {},
-        verifyTls: false
-      }
-    }
-    targets.push({
-      listener: listener.name,
-      requests,
-      ...(!claimsEveryHost && { noRoute: [noRouteRequest('a'), noRouteRequest('b')] })
-    })
+    const target = listenerTarget(listener, route, matches, destination, budget, options.token)
+    if (target === undefined) break
+    targets.push(target)
   }
-  if (budget < 0) {
+  if (budget.left < 0) {
     skipped.push(`requests beyond ${MAX_REQUESTS_PER_PARENT} per parent were not sent`)
   }
   return { targets, skipped }
+}
+
+/** A Route kind or parent no request is built for yet: the status verdict stands alone. */
+function unsupportedParent(route: RouteObject, ref: ParentRef): NotProbed | undefined {
+  if (route.kind !== 'HTTPRoute') {
+    return {
+      notProbed: `${route.kind} traffic is not probed yet: only HTTPRoute requests are built and judged`,
+      cause: 'unsupported'
+    }
+  }
+  if (ref.kind !== 'Gateway' || ref.group !== GATEWAY_GROUP) {
+    return {
+      notProbed: `the parent is a ${ref.kind}, not a Gateway: it has no listeners to send to`,
+      cause: 'unsupported'
+    }
+  }
+  return undefined
+}
+
+/**
+ * The address to send to and who chose it, judged by the target guard before any request is built:
+ * the plan never names an address the probe must not reach.
+ */
+function destinationOf(
+  gateway: KubeObject,
+  ref: ParentRef,
+  options: PlanOptions
+): Pick<ProbeRequest, 'address' | 'origin'> | NotProbed {
+  const address = options.gatewayAddress ?? gatewayAddressOf(gateway)
+  if (address === undefined) {
+    return {
+      notProbed: `Gateway ${ref.namespace}/${ref.name} has no address in status.addresses; give one with gateway-address`,
+      cause: 'no-address'
+    }
+  }
+  const origin: AddressOrigin = options.gatewayAddress === undefined ? 'status' : 'input'
+  const refusal = refusedTarget(address, origin, options.policy)
+  if (refusal !== undefined) {
+    return { notProbed: `not probed: ${refusal}`, cause: 'refused' }
+  }
+  return { address, origin }
+}
+
+/** The selected listeners whose answer can prove this Route: HTTP or HTTPS, and admitting it. */
+function probedListeners(gateway: KubeObject, ref: ParentRef, route: RouteObject): Listener[] {
+  return selectListeners(listenersOf(gateway), ref).filter(
+    (l) =>
+      (l.protocol === 'HTTP' || l.protocol === 'HTTPS') &&
+      l.port !== undefined &&
+      takesKind(l, listenerStatusesOf(gateway), 'HTTPRoute') &&
+      admitsNamespace(l, gateway, route) &&
+      hostsOn(l, route).length > 0
+  )
+}
+
+/**
+ * One listener's requests, each host with each rule's match, while the budget lasts. Undefined when
+ * the budget was spent before this listener: a target with no requests could prove nothing.
+ */
+function listenerTarget(
+  listener: Listener,
+  route: RouteObject,
+  matches: RuleMatch[],
+  destination: Pick<ProbeRequest, 'address' | 'origin'>,
+  budget: { left: number },
+  token: string
+): ListenerTarget | undefined {
+  const scheme = listener.protocol === 'HTTPS' ? 'https' : 'http'
+  const base: RequestBase = {
+    listener: listener.name,
+    scheme,
+    address: destination.address,
+    origin: destination.origin,
+    port: listener.port ?? 0
+  }
+  const requests: ProbeRequest[] = []
+  for (const host of hostsOn(listener, route)) {
+    for (const match of matches) {
+      if (budget.left-- <= 0) break
+      requests.push({
+        ...base,
+        host,
+        ...(scheme === 'https' && { servername: host }),
+        method: match.method,
+        path: match.path,
+        headers: match.headers,
+        rule: match.rule,
+        verifyTls: true
+      })
+    }
+  }
+  if (requests.length === 0) return undefined
+  // a listener and Route that name no hostname give every Host to this Route: nothing to compare with
+  const claimsEveryHost = listener.hostname === undefined && routeHostnames(route).length === 0
+  const servername = requests[0]?.servername
+  return {
+    listener: listener.name,
+    requests,
+    ...(!claimsEveryHost && {
+      noRoute: [
+        noRouteRequest(base, servername, token, 'a'),
+        noRouteRequest(base, servername, token, 'b')
+      ]
+    })
+  }
+}
+
+/** A request for a hostname and path no Route claims, unique to this run by its token. */
+function noRouteRequest(
+  base: RequestBase,
+  servername: string | undefined,
+  token: string,
+  suffix: string
+): ProbeRequest {
+  const unique = `route-gate-no-route-${token}${suffix}`
+  return {
+    ...base,
+    host: `${unique}.${NO_ROUTE_DOMAIN}`,
+    // same server name as the real requests: the same TLS set-up, only the Host differs
+    ...(base.scheme === 'https' && { servername }),
+    method: 'GET',
+    path: `/${unique}`,
+    headers: {},
+    verifyTls: false
+  }
 }
 
 /** The first address in status.addresses (IPAddress or Hostname; other types name no host). */
@@ -241,43 +307,40 @@ export interface RuleMatch {
  * cannot be turned into a request without guessing). A rule without matches matches every request.
  */
 export function ruleMatches(route: RouteObject): { matches: RuleMatch[]; skipped: string[] } {
-  const rules = arrayField(route.spec, 'rules') ?? [{}]
+  const rules = routeRules(route)
   const matches: RuleMatch[] = []
   const skipped: string[] = []
-  rules.forEach((rule, index) => {
-    const raw = arrayField(rule, 'matches') ?? []
-    const candidates = raw.length === 0 ? [{}] : raw
-    const built = candidates.map((m) => requestFor(m, index)).find((m) => m !== undefined)
+  // a Route without rules has the API server's default one: every request under /
+  const candidates = rules.length === 0 ? [[EVERY_REQUEST]] : rules.map((r) => r.requestMatches)
+  candidates.forEach((requestMatches, index) => {
+    const built = requestMatches.map((m) => requestFor(m, index)).find((m) => m !== undefined)
     if (built) matches.push(built)
     else skipped.push(`rule ${index}: only regular-expression matches`)
   })
   return { matches, skipped }
 }
 
-function requestFor(match: unknown, rule: number): RuleMatch | undefined {
-  const path = isRecord(match) ? match.path : undefined
-  const pathType = stringField(path, 'type') ?? 'PathPrefix'
-  if (pathType !== 'Exact' && pathType !== 'PathPrefix') return undefined
-  const value = stringField(path, 'value') ?? '/'
+const EVERY_REQUEST: RequestMatch = {
+  path: { type: 'PathPrefix', value: '/' },
+  headers: [],
+  queryParams: []
+}
+
+function requestFor(match: RequestMatch, rule: number): RuleMatch | undefined {
+  const { type, value } = match.path ?? EVERY_REQUEST.path!
+  if (type !== 'Exact' && type !== 'PathPrefix') return undefined
   const headers: Record<string, string> = {}
-  for (const h of arrayField(match, 'headers') ?? []) {
-    const name = stringField(h, 'name')
-    if ((stringField(h, 'type') ?? 'Exact') !== 'Exact' || name === undefined) return undefined
-    headers[name.toLowerCase()] = stringField(h, 'value') ?? ''
+  for (const h of match.headers) {
+    if (h.type !== 'Exact' || h.name === '') return undefined
+    headers[h.name.toLowerCase()] = h.value
   }
   const query = new URLSearchParams()
-  for (const q of arrayField(match, 'queryParams') ?? []) {
-    const name = stringField(q, 'name')
-    if ((stringField(q, 'type') ?? 'Exact') !== 'Exact' || name === undefined) return undefined
-    query.append(name, stringField(q, 'value') ?? '')
+  for (const q of match.queryParams) {
+    if (q.type !== 'Exact' || q.name === '') return undefined
+    query.append(q.name, q.value)
   }
   const search = query.size > 0 ? `?${query.toString()}` : ''
-  return {
-    rule,
-    method: stringField(match, 'method') ?? 'GET',
-    path: `${value}${search}`,
-    headers
-  }
+  return { rule, method: match.method ?? 'GET', path: `${value}${search}`, headers }
 }
 
 /** "https://shop.example.com:8443/cart" as the report shows a request. */

@@ -80,6 +80,13 @@ async function guardedAddress(request: ProbeRequest, options: SendOptions): Prom
       }
 }
 
+type Finish = (answer: Omit<RawAnswer, 'durationMs'>) => void
+
+/**
+ * One request to the guarded address. Resolves exactly once, with whichever comes first: the answer,
+ * an error or the timeout; whatever comes after it is dropped, so a late event cannot change an
+ * answer the round has already judged.
+ */
 function send(
   request: ProbeRequest,
   ip: string,
@@ -89,7 +96,7 @@ function send(
   const elapsed = (): number => Math.round(performance.now() - started)
   return new Promise((resolve) => {
     let done = false
-    const finish = (answer: Omit<RawAnswer, 'durationMs'>): void => {
+    const finish: Finish = (answer) => {
       if (done) return
       done = true
       clearTimeout(timer)
@@ -97,32 +104,9 @@ function send(
     }
     const fail = (code: string, message: string): void =>
       finish({ headers: {}, body: '', error: { code, message } })
-    const common = {
-      host: ip,
-      port: request.port,
-      method: request.method,
-      path: request.path,
-      headers: {
-        ...request.headers,
-        host: request.host,
-        'user-agent': `route-gate/${TOOL_VERSION} (traffic verification)`,
-        accept: '*/*'
-      },
-      // a fresh agent: no reused connection, and no proxy that NODE_USE_ENV_PROXY gives the global one
-      agent: false as const
-    }
     let req: http.ClientRequest
     try {
-      req =
-        request.scheme === 'https'
-          ? https.request({
-              ...common,
-              ...(request.servername !== undefined &&
-                isIP(request.servername) === 0 && { servername: request.servername }),
-              rejectUnauthorized: request.verifyTls && !options.skipTlsVerify,
-              ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] })
-            })
-          : http.request(common)
+      req = openRequest(request, ip, options)
     } catch (error) {
       // a header value the Route allows but HTTP does not: no request can be sent
       const e = error as NodeJS.ErrnoException
@@ -142,30 +126,68 @@ function send(
       fail(error.code ?? 'ERROR', error.message)
     })
     req.on('response', (res) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
-      }
-      const complete = (): void => {
-        finish({
-          status: res.statusCode,
-          headers,
-          body: Buffer.concat(chunks).subarray(0, BODY_BYTES).toString('utf8')
-        })
-        res.destroy()
-      }
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk)
-        size += chunk.length
-        if (size >= BODY_BYTES) complete()
-      })
-      res.on('end', complete)
-      // a body cut off after the head still gave a status: that is the answer
-      res.on('error', complete)
-      res.on('aborted', complete)
+      readAnswer(res, finish)
     })
     req.end()
   })
+}
+
+/**
+ * The request, not sent yet: connected to the guarded IP, never to a name resolved again, and
+ * carrying only the headers the module comment lists. Throws for a header value HTTP does not allow.
+ */
+function openRequest(request: ProbeRequest, ip: string, options: SendOptions): http.ClientRequest {
+  const common = {
+    host: ip,
+    port: request.port,
+    method: request.method,
+    path: request.path,
+    headers: {
+      ...request.headers,
+      host: request.host,
+      'user-agent': `route-gate/${TOOL_VERSION} (traffic verification)`,
+      accept: '*/*'
+    },
+    // a fresh agent: no reused connection, and no proxy that NODE_USE_ENV_PROXY gives the global one
+    agent: false as const
+  }
+  return request.scheme === 'https'
+    ? https.request({
+        ...common,
+        ...(request.servername !== undefined &&
+          isIP(request.servername) === 0 && { servername: request.servername }),
+        rejectUnauthorized: request.verifyTls && !options.skipTlsVerify,
+        ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] })
+      })
+    : http.request(common)
+}
+
+/**
+ * The status, headers and first BODY_BYTES of the body: enough to tell a routed answer from the
+ * no-route one, and a large or endless body cannot hold the round up.
+ */
+function readAnswer(res: http.IncomingMessage, finish: Finish): void {
+  const chunks: Buffer[] = []
+  let size = 0
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  const complete = (): void => {
+    finish({
+      status: res.statusCode,
+      headers,
+      body: Buffer.concat(chunks).subarray(0, BODY_BYTES).toString('utf8')
+    })
+    res.destroy()
+  }
+  res.on('data', (chunk: Buffer) => {
+    chunks.push(chunk)
+    size += chunk.length
+    if (size >= BODY_BYTES) complete()
+  })
+  res.on('end', complete)
+  // a body cut off after the head still gave a status: that is the answer
+  res.on('error', complete)
+  res.on('aborted', complete)
 }

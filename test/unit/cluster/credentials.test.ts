@@ -1,11 +1,13 @@
 // Credentials a kubeconfig produces by running a command (exec plugins, the gcp auth-provider's
 // cmd-path), URLs with userinfo, and which kubeconfig values are masked. A failing plugin is reported
 // as what failed and its exit code, never its output or arguments; a token it returns is masked.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { KubeConfig } from '@kubernetes/client-node'
 import { connect } from '../../../src/cluster/connect.ts'
+import { guardCredentials } from '../../../src/cluster/credentials.ts'
 import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
 import { ClusterError, InputError } from '../../../src/errors.ts'
 import { FAST_TUNING, FakeApiServer, sendJson } from '../../helpers/fake-apiserver.ts'
@@ -132,6 +134,50 @@ describe('credential commands', () => {
       delete process.env['INPUT_GITHUB-TOKEN']
     }
     expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
+  })
+
+  it('an auth-provider token (the in-cluster token file) is carried and masked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
+    writeFileSync(join(dir, 'token'), 'file-token-8e31c7')
+    const masked: string[] = []
+    const client = await connect({
+      kubeconfig: withUser(fake, [
+        'auth-provider:',
+        '  name: tokenFile',
+        `  config: {tokenFile: ${join(dir, 'token')}}`
+      ]),
+      env,
+      mask: (s) => masked.push(s),
+      tuning: FAST_TUNING
+    })
+    await client.checkNamespaces(['shop'])
+    client.close()
+    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization).toBe(
+      'Bearer file-token-8e31c7'
+    )
+    expect(masked).toContain('file-token-8e31c7')
+  })
+
+  it("a plugin's client certificate and key reach client-node's TLS options", async () => {
+    const kubeConfig = new KubeConfig()
+    kubeConfig.loadFromString(
+      withUser(
+        fake,
+        execUser(
+          `echo '${JSON.stringify({
+            apiVersion: 'client.authentication.k8s.io/v1',
+            kind: 'ExecCredential',
+            status: { clientCertificateData: 'CERT-PEM', clientKeyData: 'KEY-PEM' }
+          })}'`
+        ),
+        'https://127.0.0.1:2'
+      )
+    )
+    guardCredentials(kubeConfig, 'the cluster', () => {})
+    const opts: { cert?: unknown; key?: unknown; headers?: Record<string, unknown> } = {}
+    await kubeConfig.applyToHTTPSOptions(opts)
+    expect(opts).toMatchObject({ cert: 'CERT-PEM', key: 'KEY-PEM' })
+    expect(opts.headers?.Authorization).toBeUndefined()
   })
 
   it('a failing auth-provider command: the provider and exit code, never its command line', async () => {

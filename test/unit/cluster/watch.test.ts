@@ -396,6 +396,66 @@ describe('watchRoutes and listRoutes', () => {
     expect(watches()[1]?.query.get('resourceVersion')).toBe('10')
   })
 
+  it('keeps a watch that sends bookmarks more often than the silence limit (the limit is idle time, not total)', async () => {
+    client.close()
+    client = await connect({
+      kubeconfig: fake.kubeconfig(),
+      env: {},
+      mask: () => {},
+      tuning: { ...FAST_TUNING, watchTimeoutSeconds: 1 }
+    })
+    const timers: NodeJS.Timeout[] = []
+    script(
+      fake,
+      [listOf('10')],
+      [
+        (_request, response) => {
+          const stream = openStream(response)
+          let version = 10
+          timers.push(
+            setInterval(() => {
+              version++
+              stream.send('BOOKMARK', {
+                kind: 'HTTPRoute',
+                metadata: { resourceVersion: String(version) }
+              })
+            }, 400)
+          )
+        }
+      ]
+    )
+    const handlers = recorder()
+    const done = client.watchRoutes(SCOPE, handlers, stop.signal)
+    await new Promise((resolve) => setTimeout(resolve, 3500))
+    stop.abort()
+    await done
+    for (const timer of timers) clearInterval(timer)
+    expect(watches()).toHaveLength(1)
+    expect(handlers.retries).toEqual([])
+  })
+
+  it("a watch answered 403: a ClusterError naming the user from the server's Status", async () => {
+    script(
+      fake,
+      [listOf('10')],
+      [
+        (_request, response) =>
+          sendStatus(
+            response,
+            403,
+            'Forbidden',
+            'httproutes.gateway.networking.k8s.io is forbidden: User "alice" cannot watch resource "httproutes"'
+          )
+      ]
+    )
+    const error = await client.watchRoutes(SCOPE, recorder(), stop.signal).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ClusterError)
+    expect((error as Error).message).toBe(
+      `forbidden: cannot watch httproutes in namespace shop (user alice) on ${fake.url} (context local)`
+    )
+    expect(watches()).toHaveLength(1)
+  })
+
   it('resolves on abort even while a request has no answer yet', async () => {
     fake.on('GET', COLLECTION, () => {})
     const done = client.watchRoutes(SCOPE, recorder(), stop.signal)

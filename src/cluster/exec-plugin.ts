@@ -1,0 +1,195 @@
+// A kubeconfig user's exec credential plugin, run by route-gate itself rather than by client-node's
+// ExecAuth (whose spawn and environment are private): the plugin runs without the Action's inputs in
+// its environment, non-interactively, with its stderr discarded (it can echo a secret), and how it
+// ended (exit code, signal, could not start) is known for the message. What it prints is read as an
+// ExecCredential (client.authentication.k8s.io/v1 or v1beta1) and reused until its
+// expirationTimestamp.
+import { spawn } from 'node:child_process'
+
+/** The `exec` entry of a kubeconfig user, as client-node keeps it (the YAML keys). */
+export interface ExecConfig {
+  command?: unknown
+  args?: unknown
+  env?: unknown
+  apiVersion?: unknown
+}
+
+export interface ExecCredentialStatus {
+  token?: string
+  clientCertificateData?: string
+  clientKeyData?: string
+}
+
+export const EXEC_CREDENTIAL_VERSIONS = [
+  'client.authentication.k8s.io/v1',
+  'client.authentication.k8s.io/v1beta1'
+]
+
+/** An ExecCredential is a token or a certificate and key: anything near this long is no credential. */
+export const MAX_PLUGIN_OUTPUT_BYTES = 1024 * 1024
+
+/** How a plugin run failed, said without its output or arguments. */
+export class PluginFailure extends Error {
+  override name = 'PluginFailure'
+}
+
+interface Cached {
+  status: ExecCredentialStatus
+  /** ms since the epoch; undefined: valid for the whole run */
+  expiresAt?: number
+}
+
+/**
+ * The plugin's environment: the step's, without the Action's inputs (INPUT_*: github-token, the
+ * kubeconfig itself), which no credential plugin needs, plus the kubeconfig's `env` entries and
+ * KUBERNETES_EXEC_INFO (what client-go sets: the API version to answer in, not interactive).
+ */
+export function pluginEnvironment(
+  exec: ExecConfig,
+  base: NodeJS.ProcessEnv = process.env
+): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(base).filter(([name]) => !name.startsWith('INPUT_'))
+  )
+  for (const entry of Array.isArray(exec.env) ? (exec.env as unknown[]) : []) {
+    const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown }
+    if (typeof name === 'string' && name !== '') env[name] = typeof value === 'string' ? value : ''
+  }
+  if (typeof exec.apiVersion === 'string' && EXEC_CREDENTIAL_VERSIONS.includes(exec.apiVersion)) {
+    env.KUBERNETES_EXEC_INFO = JSON.stringify({
+      apiVersion: exec.apiVersion,
+      kind: 'ExecCredential',
+      spec: { interactive: false }
+    })
+  }
+  return env
+}
+
+/**
+ * The credential in a plugin's output, or undefined when it is no valid ExecCredential: JSON of kind
+ * ExecCredential in a known version, with a token or a client certificate and key.
+ */
+export function parseExecCredential(output: string): Cached | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(output)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  const { apiVersion, kind, status } = value as Record<string, unknown>
+  if (kind !== 'ExecCredential' || !EXEC_CREDENTIAL_VERSIONS.includes(String(apiVersion))) {
+    return undefined
+  }
+  if (typeof status !== 'object' || status === null) return undefined
+  const fields = status as Record<string, unknown>
+  const text = (name: string): string | undefined => {
+    const field = fields[name]
+    return typeof field === 'string' && field !== '' ? field : undefined
+  }
+  const token = text('token')
+  const clientCertificateData = text('clientCertificateData')
+  const clientKeyData = text('clientKeyData')
+  if (token === undefined && (clientCertificateData === undefined || clientKeyData === undefined)) {
+    return undefined
+  }
+  const expiration = text('expirationTimestamp')
+  const expiresAt = expiration === undefined ? undefined : Date.parse(expiration)
+  if (expiresAt !== undefined && Number.isNaN(expiresAt)) return undefined
+  return {
+    status: {
+      ...(token === undefined ? {} : { token }),
+      ...(clientCertificateData === undefined ? {} : { clientCertificateData }),
+      ...(clientKeyData === undefined ? {} : { clientKeyData })
+    },
+    ...(expiresAt === undefined ? {} : { expiresAt })
+  }
+}
+
+/** Runs the plugin once; rejects with a PluginFailure that quotes nothing it printed or was given. */
+function runOnce(
+  exec: ExecConfig,
+  env: NodeJS.ProcessEnv,
+  maxOutputBytes: number
+): Promise<Cached> {
+  return new Promise((resolve, reject) => {
+    if (typeof exec.command !== 'string' || exec.command === '') {
+      reject(new PluginFailure('names no command'))
+      return
+    }
+    const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
+    let settled = false
+    const settle = (outcome: Cached | PluginFailure): void => {
+      if (settled) return
+      settled = true
+      if (outcome instanceof PluginFailure) reject(outcome)
+      else resolve(outcome)
+    }
+    const child = spawn(exec.command, args, {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true
+    })
+    const chunks: Buffer[] = []
+    let bytes = 0
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes <= maxOutputBytes) {
+        chunks.push(chunk)
+        return
+      }
+      // at once: a process the plugin started may hold the pipe open after the plugin is gone
+      child.stdout.destroy()
+      child.kill('SIGKILL')
+      settle(
+        new PluginFailure(`printed more than ${maxOutputBytes} bytes, which no ExecCredential is`)
+      )
+    })
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      const code = typeof error.code === 'string' ? ` (${error.code})` : ''
+      settle(new PluginFailure(`could not be started${code}`))
+    })
+    child.on('close', (code, signal) => {
+      if (signal !== null) {
+        settle(new PluginFailure(`was ended by signal ${signal}`))
+      } else if (code !== 0) {
+        settle(new PluginFailure(`failed (exit code ${code}); run it by hand to see its message`))
+      } else {
+        const credential = parseExecCredential(Buffer.concat(chunks).toString('utf8'))
+        settle(credential ?? new PluginFailure('exited 0 but printed no valid ExecCredential JSON'))
+      }
+    })
+  })
+}
+
+/**
+ * One kubeconfig user's plugin: run when a request needs a credential and none is held or the held
+ * one has expired; requests that need one while it runs share that run.
+ */
+export class ExecPlugin {
+  private cached: Cached | undefined
+  private running: Promise<Cached> | undefined
+
+  constructor(
+    private readonly exec: ExecConfig,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  async credential(): Promise<ExecCredentialStatus> {
+    const cached = this.cached
+    if (cached !== undefined && (cached.expiresAt === undefined || cached.expiresAt > this.now())) {
+      return cached.status
+    }
+    this.cached = undefined
+    this.running ??= runOnce(
+      this.exec,
+      pluginEnvironment(this.exec, this.env),
+      this.maxOutputBytes
+    ).finally(() => (this.running = undefined))
+    const fresh = await this.running
+    this.cached = fresh
+    return fresh.status
+  }
+}
