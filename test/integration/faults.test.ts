@@ -169,7 +169,8 @@ describe('transient faults heal without failing the gate', () => {
     expect(proxy.exchanges.filter((e) => e.path === collection(s.ns) && !e.watch)).toHaveLength(1)
     expect(retryLines(s.run)).toHaveLength(1)
     expect(retryLines(s.run)[0]).toMatch(
-      /watch httproutes .*HTTP 500: Internal Server Error; retrying$/
+      // the server's own Status message, as for a list (client-node's Watch gave only statusText)
+      /watch httproutes .*HTTP 500: injected 500; retrying$/
     )
   })
 
@@ -251,7 +252,7 @@ describe('faults that outlast the deadline', () => {
     expect(run.report).toBeUndefined()
     expect(run.error?.name).toBe('ClusterError')
     expect(run.error?.message).toBe(
-      `watch httproutes in namespace ${ns} on ${proxy.url} (context test): HTTP 503: Service Unavailable (still failing at the deadline)`
+      `watch httproutes in namespace ${ns} on ${proxy.url} (context test): HTTP 503: etcd leader changed (still failing at the deadline)`
     )
     expect(retryLines(run)).toHaveLength(1)
   })
