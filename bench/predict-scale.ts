@@ -11,17 +11,11 @@ import type { ManifestDocument } from '../src/cluster/types.ts'
 import { DUMP_HEADER_PREFIX } from '../src/dump-header.ts'
 import type { KubeObject } from '../src/model/types.ts'
 import { predict } from '../src/predict/index.ts'
+import { NEEDED_KINDS } from '../src/predict/overlay.ts'
 
 const G = 'gateway.networking.k8s.io'
 const namespaces = 100
-const COMPLETE = [
-  'GatewayClass',
-  'Gateway',
-  'Namespace',
-  'Service',
-  'ReferenceGrant',
-  'ListenerSet'
-]
+const COMPLETE: string[] = [...NEEDED_KINDS]
 
 const doc = (object: KubeObject, i: number): ManifestDocument => ({
   file: 'bench.yaml',

@@ -12,6 +12,7 @@ import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,
   Finding,
+  ParentRef,
   ParentResult,
   ParentVerdict,
   PredictReport,
@@ -56,6 +57,8 @@ interface Run {
   unknownReasons: Set<string>
   missingKinds: Set<NeededKind>
   notes: Set<string>
+  /** the Routes on each parent, for conflicts: built when first needed */
+  byParent?: Map<string, RouteObject[]>
 }
 
 /**
@@ -94,7 +97,7 @@ function contested(route: RouteObject, prediction: ParentPrediction, run: Run): 
   const conflictReason = [...CONFLICT_REASONS].find((reason) => controller?.reasons[reason])
   if (!controller || conflictReason === undefined) return prediction
   const ref = prediction.parentRef
-  const holders = conflictHolders(route, ref, run.objects.routes)
+  const holders = conflictHolders(route, ref, routesOn(ref, run))
   if (holders.length === 0) return prediction
   const where = `${ref.kind} ${ref.namespace}/${ref.name}`
   return {
@@ -104,6 +107,24 @@ function contested(route: RouteObject, prediction: ParentPrediction, run: Run): 
       why: `${controller.name} writes ${conflictReason} for one of two Routes that share a hostname and match on a parent, and keeps the older: ${holderSentence(holders[0]!, where)} Which Route it keeps is not predicted.`
     }
   }
+}
+
+const parentKey = (ref: ParentRef): string =>
+  `${ref.group}/${ref.kind}/${ref.namespace}/${ref.name}`
+
+/** The Routes attached to a parent (any section or port), indexed once per run on first use. */
+function routesOn(ref: ParentRef, run: Run): RouteObject[] {
+  if (run.byParent === undefined) {
+    run.byParent = new Map()
+    for (const route of run.objects.routes) {
+      for (const key of new Set(routeParentRefs(route).map(parentKey))) {
+        const list = run.byParent.get(key) ?? []
+        list.push(route)
+        run.byParent.set(key, list)
+      }
+    }
+  }
+  return run.byParent.get(parentKey(ref)) ?? []
 }
 
 function whyOf(prediction: ParentPrediction): string[] {

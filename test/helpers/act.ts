@@ -180,3 +180,14 @@ export function step(run: WorkflowRun, id: string): StepResult {
   if (found === undefined) throw new Error(`no step ${id} in the run:\n${run.raw}`)
   return found
 }
+
+/** What a later step printed as name=value lines (the Action's outputs as a workflow sees them). */
+export function stepValues(run: WorkflowRun, id: string): Record<string, string> {
+  return Object.fromEntries(
+    step(run, id)
+      .log.split('\n')
+      .map((l) => /^([a-z-]+)=(.*)$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1]!, m[2]!])
+  )
+}

@@ -3,7 +3,7 @@
 // the step's conclusion and exit status, its outputs as a later `if: always()` step sees them, its
 // job summary and its annotations, as act reads them from the runner's files and workflow commands.
 import { afterEach, describe, expect, it } from 'vitest'
-import { runWorkflow, step, type WorkflowRun } from '../helpers/act.ts'
+import { runWorkflow, step, stepValues, type WorkflowRun } from '../helpers/act.ts'
 import { createService, testNamespace } from '../helpers/cluster.ts'
 import { FakeGitHub } from '../helpers/fake-github.ts'
 import { contourRoute, serviceYaml } from '../helpers/manifest-files.ts'
@@ -38,15 +38,8 @@ ${withLines}
 
 /** What the `after` step printed, as name=value. */
 function seenAfter(run: WorkflowRun): Record<string, string> {
-  const after = step(run, 'after')
-  expect(after.result, run.raw).toBe('success')
-  return Object.fromEntries(
-    after.log
-      .split('\n')
-      .map((l) => /^([a-z-]+)=(.*)$/.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => [m[1]!, m[2]!])
-  )
+  expect(step(run, 'after').result, run.raw).toBe('success')
+  return stepValues(run, 'after')
 }
 
 const cleanups: (() => unknown)[] = []

@@ -5,7 +5,7 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runWorkflow, step, type WorkflowRun } from '../helpers/act.ts'
+import { runWorkflow, step, stepValues, type WorkflowRun } from '../helpers/act.ts'
 import { runCli } from '../helpers/action.ts'
 import { clusterEnv, createService, testNamespace } from '../helpers/cluster.ts'
 import { contourRoute } from '../helpers/manifest-files.ts'
@@ -35,15 +35,8 @@ jobs:
 }
 
 function seenAfter(run: WorkflowRun): Record<string, string> {
-  const after = step(run, 'after')
-  expect(after.result, run.raw).toBe('success')
-  return Object.fromEntries(
-    after.log
-      .split('\n')
-      .map((l) => /^([a-z-]+)=(.*)$/.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => [m[1]!, m[2]!])
-  )
+  expect(step(run, 'after').result, run.raw).toBe('success')
+  return stepValues(run, 'after')
 }
 
 const PULL_REQUEST = {

@@ -2,20 +2,14 @@
 import type { ManifestDocument } from '../../../src/cluster/types.ts'
 import type { KubeObject } from '../../../src/model/types.ts'
 import { predict } from '../../../src/predict/index.ts'
+import { NEEDED_KINDS } from '../../../src/predict/overlay.ts'
 import type { PredictInput } from '../../../src/predict/index.ts'
 import type { PredictReport } from '../../../src/model/types.ts'
 
 export const ENVOY = 'gateway.envoyproxy.io/gatewayclass-controller'
 export const TRAEFIK = 'traefik.io/gateway-controller'
 export const CONTOUR = 'projectcontour.io/gateway-controller'
-export const EVERY_KIND = [
-  'GatewayClass',
-  'Gateway',
-  'Namespace',
-  'Service',
-  'ReferenceGrant',
-  'ListenerSet'
-]
+export const EVERY_KIND: string[] = [...NEEDED_KINDS]
 
 const G = 'gateway.networking.k8s.io'
 
