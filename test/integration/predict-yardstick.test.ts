@@ -249,6 +249,17 @@ describe('predict against what Contour, Envoy Gateway and Traefik write', () => 
       expectValidReport(report)
       expect(report.prediction.source.kind).toBe('dump')
       expect(report.routes).toHaveLength(plan.length)
+      // the live source (no --from-file) reads the same cluster, read-only, and predicts the same
+      const live = await runCli(
+        ['predict', '--manifests', 'routes.yaml', '--kubeconfig', kubeconfig, '-o', 'json'],
+        { cwd: dir }
+      )
+      const liveReport = JSON.parse(live.stdout) as PredictReport
+      expectValidReport(liveReport)
+      expect(liveReport.prediction.source.kind).toBe('live')
+      const verdicts = (r: PredictReport): string[] =>
+        r.routes.map((route) => `${route.namespace}/${route.name} ${route.verdict}`)
+      expect(verdicts(liveReport)).toEqual(verdicts(report))
 
       for (const { id, c, ns } of plan) {
         await applyYaml(stringify(routeObject(c, id, ns)), ns)
