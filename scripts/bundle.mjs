@@ -3,10 +3,11 @@
 // bundled package. dist/ is emptied first so that no chunk of an earlier build lingers.
 import { chmod, rm, writeFile } from 'node:fs/promises'
 import { build } from 'esbuild'
-import { BUILD_OPTIONS } from './bundle-options.ts'
+import { BUILDS } from './bundle-options.ts'
 import { bundledPackages, renderLicenses } from './licenses.ts'
 
 await rm('dist', { recursive: true, force: true })
-const { metafile } = await build(BUILD_OPTIONS)
-await writeFile('dist/licenses.txt', renderLicenses(await bundledPackages(metafile, '.')))
+const inputs = {}
+for (const options of BUILDS) Object.assign(inputs, (await build(options)).metafile.inputs)
+await writeFile('dist/licenses.txt', renderLicenses(await bundledPackages({ inputs }, '.')))
 await chmod('dist/cli.js', 0o755)

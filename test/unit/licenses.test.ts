@@ -5,20 +5,24 @@ import os from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import { BUILD_OPTIONS } from '../../scripts/bundle-options.ts'
+import { BUILDS } from '../../scripts/bundle-options.ts'
 import { REPO } from '../helpers/action.ts'
 
 describe('dist/licenses.txt', () => {
   it('holds the name, version and license file of every bundled package', async () => {
-    const { metafile } = await build({
-      ...BUILD_OPTIONS,
-      absWorkingDir: REPO,
-      outdir: path.join(os.tmpdir(), 'route-gate-licenses-check'),
-      write: false,
-      logLevel: 'silent'
-    })
+    const inputs: string[] = []
+    for (const options of BUILDS) {
+      const { metafile } = await build({
+        ...options,
+        absWorkingDir: REPO,
+        outdir: path.join(os.tmpdir(), 'route-gate-licenses-check'),
+        write: false,
+        logLevel: 'silent'
+      })
+      inputs.push(...Object.keys(metafile.inputs))
+    }
     const dirs = new Set(
-      Object.keys(metafile.inputs).flatMap((input) => {
+      inputs.flatMap((input) => {
         const at = input.lastIndexOf('node_modules/')
         if (at < 0) return []
         const [scope, name] = input.slice(at + 'node_modules/'.length).split('/')

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{a as n,b as u,d as o}from"./chunk-TKQGE3FR.js";import{a as r}from"./chunk-5I7R3ZRB.js";function p(e){let t=e.trim().toLowerCase();return n.find(i=>{let s=i.toLowerCase();return t===s||t===`${s}s`})}r(p,"parseRouteKind");function d(e){if(!o(e)||!o(e.metadata)||typeof e.apiVersion!="string")return!1;let t=e.apiVersion.indexOf("/");return(t===-1?"":e.apiVersion.slice(0,t))===u&&n.includes(e.kind)}r(d,"isRouteObject");export{p as a,d as b};
