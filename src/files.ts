@@ -3,9 +3,30 @@
 // /dev/zero would never end, and a pull request can commit a symlink to either. Reads stop at a byte
 // cap the error names. Files written are private to the user. A path that cannot be used is the
 // user's input to fix (exit 2), not a failed gate.
-import { closeSync, constants, openSync, statSync, type Stats } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import {
+  close,
+  closeSync,
+  constants,
+  fstat,
+  ftruncate,
+  open,
+  openSync,
+  read,
+  statSync,
+  writeFile,
+  type Stats
+} from 'node:fs'
+import { promisify } from 'node:util'
 import { InputError } from './errors.ts'
+
+// node:fs/promises would load Node's readline, REPL history and file watchers with it (9 modules,
+// a few ms of every start): the callback API does the same I/O
+const openFile = promisify(open)
+const statFile = promisify(fstat)
+const readFile = promisify(read)
+const truncateFile = promisify(ftruncate)
+const writeWhole = promisify(writeFile)
+const closeFile = promisify(close)
 
 export const MAX_FILE_BYTES = 128 * 1024 * 1024
 
@@ -73,21 +94,21 @@ export async function readUserFile(
   label: string,
   maxBytes = MAX_FILE_BYTES
 ): Promise<Buffer> {
-  let handle: FileHandle
+  let fd: number
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    fd = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
     throw unreadable(error, label)
   }
   try {
-    const info = regularFile(await handle.stat(), label)
+    const info = regularFile(await statFile(fd), label)
     if (info.size > maxBytes) throw tooLarge(label, maxBytes, info.size)
     // the size can be wrong (a file still growing, /proc): read at most one byte past the cap
     const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size + 1, 64 * 1024)))
     const chunks: Buffer[] = []
     let total = 0
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
+      const { bytesRead } = await readFile(fd, buffer, 0, buffer.length, null)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > maxBytes) throw tooLarge(label, maxBytes)
@@ -95,7 +116,7 @@ export async function readUserFile(
     }
     return Buffer.concat(chunks, total)
   } finally {
-    await handle.close()
+    await closeFile(fd)
   }
 }
 
@@ -114,10 +135,10 @@ export async function readStdin(label: string, maxBytes = MAX_FILE_BYTES): Promi
 /** Writes a private (0600) regular file; a FIFO, device or directory at the path is refused. */
 export async function writeUserFile(file: string, text: string, input: string): Promise<void> {
   const label = `Invalid ${input} "${file}"`
-  let handle: FileHandle
+  let fd: number
   try {
     // no O_TRUNC yet: what is at the path must be a regular file before anything changes
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o600)
+    fd = await openFile(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o600)
   } catch (error) {
     const code = codeOf(error)
     // ENXIO: a FIFO nobody reads
@@ -125,13 +146,13 @@ export async function writeUserFile(file: string, text: string, input: string): 
     throw new InputError(`${label}: ${why}`)
   }
   try {
-    regularFile(await handle.stat(), label)
-    await handle.truncate(0)
-    await handle.writeFile(text)
+    regularFile(await statFile(fd), label)
+    await truncateFile(fd, 0)
+    await writeWhole(fd, text)
   } catch (error) {
     if (error instanceof InputError) throw error
     throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
   } finally {
-    await handle.close()
+    await closeFile(fd)
   }
 }

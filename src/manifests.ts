@@ -2,8 +2,9 @@
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
 // One fast reader per text: JSON.parse for JSON, js-yaml's event parser for YAML; the precise YAML
 // reader is imported only for a text they refuse, to word its error.
-import { glob, realpath, stat } from 'node:fs/promises'
+import { glob as globCallback, realpath as realpathCallback, stat as statCallback } from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import type { ManifestDocument } from './cluster/types.ts'
 import { parseJson } from './fast-json.ts'
 import { parseYaml, type ParsedDocument } from './fast-yaml.ts'
@@ -12,6 +13,16 @@ import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
 import { routeShapeError } from './model/shape.ts'
 import type { KubeObject } from './model/types.ts'
+
+// not node:fs/promises, which loads Node's readline and file watchers with it (files.ts)
+const realpath = promisify(realpathCallback)
+const stat = promisify(statCallback)
+
+function glob(pattern: string, cwd: string): Promise<string[]> {
+  return new Promise((resolve, reject) =>
+    globCallback(pattern, { cwd }, (error, found) => (error ? reject(error) : resolve(found)))
+  )
+}
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
 
@@ -37,7 +48,7 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
     let found: string[]
     if (info?.isDirectory()) {
       found = []
-      for await (const f of glob('*', { cwd: absolute })) {
+      for (const f of await glob('*', absolute)) {
         if (MANIFEST_EXTENSIONS.has(path.extname(f))) found.push(path.join(absolute, f))
       }
       if (found.length === 0) {
@@ -49,7 +60,7 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
       found = [absolute]
     } else {
       found = []
-      for await (const f of glob(entry, { cwd })) found.push(path.resolve(cwd, f))
+      for (const f of await glob(entry, cwd)) found.push(path.resolve(cwd, f))
       if (found.length === 0) throw new InputError(`manifests entry "${entry}": no such file`)
     }
     if (!path.isAbsolute(entry)) {

@@ -175,7 +175,9 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
       'NativeModule http2',
       'NativeModule dns/promises',
       // what Node's ESM facade of node:util loads: the bundle takes built-ins without it
-      'NativeModule worker_threads'
+      'NativeModule worker_threads',
+      // which brings readline, REPL history and file watchers: files are read with the callback API
+      'NativeModule fs/promises'
     ]
   }
 
