@@ -1,10 +1,9 @@
-// Reads YAML fast: the line reader (block-yaml.ts) takes what kubectl, helm and route-gate print;
-// for the rest, js-yaml's event parser builds plain values without a node tree, and the events'
+// Reads YAML fast: js-yaml's event parser builds plain values without a node tree, and the events'
 // offsets give the line of every document and of every item of a top-level `items` list. It reads
-// every manifest and dump that is valid YAML; the `yaml` package (precise-yaml.ts, loaded only then)
+// every manifest and dump that is valid YAML (loaded only for what the line reader, block-yaml.ts,
+// declines); the `yaml` package (precise-yaml.ts, loaded only then)
 // reads what this refuses, to word the error with its line and column, at several times the cost.
 import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
-import { parseBlockYaml } from './block-yaml.ts'
 import { lineIndex } from './fast-json.ts'
 
 export interface ParsedDocument {
@@ -38,8 +37,6 @@ const NULL_KEY = /^(?:~|null|Null|NULL|)$/
  * precisely.
  */
 export function parseYaml(text: string): ParsedDocument[] | undefined {
-  const plain = parseBlockYaml(text)
-  if (plain !== undefined) return plain
   let events: Event[]
   let values: unknown[]
   try {

@@ -1,13 +1,15 @@
 // Reads manifest files and dumps into documents that remember their file, position and line, so that
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
-// One fast reader per text: JSON.parse for JSON, js-yaml's event parser for YAML; the precise YAML
-// reader is imported only for a text they refuse, to word its error.
+// One fast reader per text: JSON.parse for JSON; for YAML the line reader, or js-yaml's event parser
+// (imported for what the line reader declines); the precise YAML reader is imported only for a text
+// they refuse, to word its error.
 import { glob as globCallback, realpath as realpathCallback, stat as statCallback } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { ManifestDocument } from './cluster/types.ts'
 import { parseJson } from './fast-json.ts'
-import { parseYaml, type ParsedDocument } from './fast-yaml.ts'
+import type { ParsedDocument } from './fast-yaml.ts'
+import { parseBlockYaml } from './block-yaml.ts'
 import { InputError } from './errors.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
@@ -140,7 +142,8 @@ export async function parseManifestText(text: string, file: string): Promise<Man
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
   const documents =
     parseJson(text) ??
-    parseYaml(text) ??
+    parseBlockYaml(text) ??
+    (await import('./fast-yaml.ts')).parseYaml(text) ??
     (await import('./precise-yaml.ts')).parsePrecisely(text, file)
   const out: ManifestDocument[] = []
   documents.forEach((doc, i) => {
