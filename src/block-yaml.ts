@@ -10,19 +10,17 @@ import type { ParsedDocument } from './fast-yaml.ts'
 /** Thrown to give the text to the general reader; never leaves this module. */
 class Declined extends Error {}
 
-/** A line that is neither blank nor a comment: its indentation and its trimmed content. */
-interface Line {
-  indent: number
-  text: string
-  /** 1-based */
-  number: number
-}
-
+/**
+ * The lines that are neither blank nor a comment, as parallel arrays (a dump has hundreds of
+ * thousands): indentation, trimmed content and 1-based line number. A compact mapping in a sequence
+ * item rewrites its line.
+ */
 interface Cursor {
   raw: string[]
-  /** the significant lines, in order; a compact mapping in a sequence item rewrites its line */
-  lines: Line[]
-  /** index into lines */
+  indents: number[]
+  texts: string[]
+  numbers: number[]
+  /** index into the significant lines */
   at: number
   /** the line each item of the root's `items` sequence starts on, while that sequence is read */
   itemLines?: number[]
@@ -31,14 +29,17 @@ interface Cursor {
 const NULL = /^(?:~|null|Null|NULL)$/
 const TRUE = /^(?:true|True|TRUE)$/
 const FALSE = /^(?:false|False|FALSE)$/
-// integers every reader takes alike: no sign but minus, no leading zero, exact in a double
-const INTEGER = /^(?:0|-?[1-9][0-9]{0,14})$/
+// YAML 1.2's core schema, which both readers follow: decimal numbers are read here, the rarer forms
+// (octal, hexadecimal, infinities, NaN) are left to them
+const NUMBER = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/
+const OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
 // a line break split('\n') misses, white space that trim() takes and YAML keeps, or a character YAML
 // does not print (which the readers refuse)
 const UNUSUAL_SPACE =
   /\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
-// what could start a number, a special float, a timestamp or an indicator: left to js-yaml
-const AMBIGUOUS_START = /^[-+.0-9&*!|>%@`?,[\]{}#'"]/
+// an indicator that starts something other than a plain scalar: an anchor, alias, tag, block scalar,
+// directive, complex key, flow collection, comment or quote
+const INDICATOR_START = /^(?:[&*!|>%@`?:,[\]{}#'"]|-(?: |$))/
 
 function decline(): never {
   throw new Declined()
@@ -55,101 +56,111 @@ export function parseBlockYaml(text: string): ParsedDocument[] | undefined {
 
 function cursorOf(text: string): Cursor {
   if (UNUSUAL_SPACE.test(text)) decline()
-  const raw = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
-  const lines: Line[] = []
-  raw.forEach((content, i) => {
-    const text = content.trim()
-    if (text === '' || text.startsWith('#')) return
-    const indent = content.length - content.trimStart().length
-    if (content.slice(0, indent).includes('\t')) decline()
-    lines.push({ indent, text, number: i + 1 })
-  })
+  const split = text.split('\n')
+  const raw = text.includes('\r')
+    ? split.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+    : split
+  const c: Cursor = { raw, indents: [], texts: [], numbers: [], at: 0 }
+  for (let i = 0; i < raw.length; i++) {
+    const content = raw[i]!
+    const indent = indentOf(content)
+    const first = content.charCodeAt(indent)
+    // blank, or a comment
+    if (Number.isNaN(first) || first === 35) continue
+    let end = content.length
+    while (end > indent && isWhite(content.charCodeAt(end - 1))) end--
+    if (end === indent) continue
+    // a tab that indents
+    if (first === 9) decline()
+    c.indents.push(indent)
+    c.texts.push(indent === 0 && end === content.length ? content : content.slice(indent, end))
+    c.numbers.push(i + 1)
+  }
   // no document at all: the readers count zero or one
-  if (lines.length === 0) decline()
-  return { raw, lines, at: 0 }
+  if (c.texts.length === 0) decline()
+  return c
+}
+
+function indentOf(content: string): number {
+  let indent = 0
+  while (content.charCodeAt(indent) === 32) indent++
+  return indent
+}
+
+const isWhite = (code: number): boolean => code === 32 || code === 9
+
+/** Moves the cursor past the significant lines up to raw index `end` (exclusive). */
+function skipTo(c: Cursor, end: number): void {
+  while (c.at < c.numbers.length && c.numbers[c.at]! <= end) c.at++
 }
 
 function readDocuments(c: Cursor): ParsedDocument[] {
   const docs: ParsedDocument[] = []
   let started = false
-  while (c.at < c.lines.length || !started) {
-    const line = c.lines[c.at]
-    if (line?.text === '---' && line.indent === 0) c.at++
+  while (c.at < c.texts.length || !started) {
+    if (c.texts[c.at] === '---' && c.indents[c.at] === 0) c.at++
     else if (started) decline()
     started = true
-    const next = c.lines[c.at]
-    if (next === undefined || (next.text === '---' && next.indent === 0)) {
+    if (c.at === c.texts.length || (c.texts[c.at] === '---' && c.indents[c.at] === 0)) {
       docs.push({ value: null, line: 0, itemLines: [] })
       continue
     }
-    if (next.text.startsWith('---') || next.text.startsWith('...') || next.text.startsWith('%')) {
-      decline()
-    }
+    const text = c.texts[c.at]!
+    if (text.startsWith('---') || text.startsWith('...') || text.startsWith('%')) decline()
     c.itemLines = undefined
-    const value = readBlock(c, next.indent, true)
-    docs.push({ value, line: next.number, itemLines: c.itemLines ?? [] })
+    const line = c.numbers[c.at]!
+    const value = readBlock(c, c.indents[c.at]!, true)
+    docs.push({ value, line, itemLines: c.itemLines ?? [] })
   }
   return docs
 }
 
 /** `---` (or `...`, `--- x`) at the start of a line: the document ends */
-const isMarker = (line: Line): boolean =>
-  line.indent === 0 && (line.text.startsWith('---') || line.text.startsWith('...'))
+const isMarker = (c: Cursor): boolean =>
+  c.indents[c.at] === 0 && (c.texts[c.at]!.startsWith('---') || c.texts[c.at]!.startsWith('...'))
 
 const isItem = (text: string): boolean => text === '-' || text.startsWith('- ')
 
 function readBlock(c: Cursor, indent: number, root = false): unknown {
-  const line = c.lines[c.at]!
-  if (isItem(line.text)) return readSequence(c, indent)
-  if (AMBIGUOUS_START.test(line.text) && !/^["']/.test(line.text)) decline()
+  if (isItem(c.texts[c.at]!)) return readSequence(c, indent)
   return readMapping(c, indent, root)
 }
 
 function readSequence(c: Cursor, indent: number, itemLines?: number[]): unknown[] {
   const items: unknown[] = []
-  for (let line = c.lines[c.at]; line?.indent === indent && isItem(line.text);) {
-    const rest = line.text.slice(1).trimStart()
+  while (c.at < c.texts.length && c.indents[c.at] === indent && isItem(c.texts[c.at]!)) {
+    const text = c.texts[c.at]!
+    const rest = text.slice(1).trimStart()
     if (rest === '') {
       c.at++
-      const child = c.lines[c.at]
       // an empty item is null, at a place the readers may count differently
-      if (child === undefined || child.indent <= indent) decline()
-      itemLines?.push(child.number)
-      items.push(readBlock(c, child.indent))
-    } else {
-      itemLines?.push(line.number)
-      if (isItem(rest)) decline()
-      const column = indent + line.text.length - rest.length
-      if (splitKey(rest) !== undefined) {
-        // a compact mapping: its first key shares the item's line, the others align under it
-        c.lines[c.at] = { indent: column, text: rest, number: line.number }
-        items.push(readMapping(c, column, false))
-      } else {
-        items.push(readInline(rest))
-        c.at++
-        endOfValue(c, indent)
-      }
+      if (c.at === c.texts.length || c.indents[c.at]! <= indent) decline()
+      itemLines?.push(c.numbers[c.at]!)
+      items.push(readBlock(c, c.indents[c.at]!))
+      continue
     }
-    line = c.lines[c.at]
+    itemLines?.push(c.numbers[c.at]!)
+    if (isItem(rest)) decline()
+    if (splitKey(rest) !== undefined) {
+      // a compact mapping: its first key shares the item's line, the others align under it
+      const column = indent + text.length - rest.length
+      c.indents[c.at] = column
+      c.texts[c.at] = rest
+      items.push(readMapping(c, column, false))
+    } else {
+      items.push(readScalar(c, indent, rest))
+    }
   }
   return items
 }
 
-/** After a one-line value, a more indented line would continue it: left to js-yaml. */
-function endOfValue(c: Cursor, indent: number): void {
-  const next = c.lines[c.at]
-  if (next !== undefined && next.indent > indent) decline()
-}
-
 function readMapping(c: Cursor, indent: number, root: boolean): Record<string, unknown> {
   const mapping: Record<string, unknown> = {}
-  for (let line = c.lines[c.at]; line !== undefined && line.indent >= indent;) {
-    if (isMarker(line)) break
-    if (line.indent > indent || isItem(line.text)) decline()
-    const entry = splitKey(line.text) ?? decline()
+  while (c.at < c.texts.length && c.indents[c.at]! >= indent && !isMarker(c)) {
+    if (c.indents[c.at]! > indent || isItem(c.texts[c.at]!)) decline()
+    const entry = splitKey(c.texts[c.at]!) ?? decline()
     if (Object.hasOwn(mapping, entry.key)) decline()
     mapping[entry.key] = readValue(c, indent, entry.rest, root && entry.key === 'items')
-    line = c.lines[c.at]
   }
   return mapping
 }
@@ -157,36 +168,36 @@ function readMapping(c: Cursor, indent: number, root: boolean): Record<string, u
 /** The value after `key:` (`rest`), read from the line at the cursor and the lines it owns. */
 function readValue(c: Cursor, indent: number, rest: string, rootItems: boolean): unknown {
   if (rest.startsWith('|')) return readLiteral(c, indent, rest)
-  c.at++
   if (rest !== '' && !rest.startsWith('#')) {
-    const value = readInline(rest)
-    endOfValue(c, indent)
+    const value = readScalar(c, indent, rest)
     if (rootItems && Array.isArray(value) && value.length > 0) decline()
     if (rootItems) c.itemLines = []
     return value
   }
-  const next = c.lines[c.at]
+  c.at++
   const itemLines = rootItems ? (c.itemLines = []) : undefined
-  if (next !== undefined && next.indent === indent && isItem(next.text)) {
-    return readSequence(c, indent, itemLines)
-  }
-  if (next === undefined || next.indent <= indent) return null
-  if (isItem(next.text)) return readSequence(c, next.indent, itemLines)
-  return readBlock(c, next.indent)
+  if (c.at === c.texts.length) return null
+  const next = c.indents[c.at]!
+  if (next === indent && isItem(c.texts[c.at]!)) return readSequence(c, indent, itemLines)
+  if (next <= indent) return null
+  if (isItem(c.texts[c.at]!)) return readSequence(c, next, itemLines)
+  return readBlock(c, next)
 }
 
 /** `| ` or `|-`: the lines indented past the key, as they are. */
 function readLiteral(c: Cursor, indent: number, header: string): string {
   if (header !== '|' && header !== '|-') decline()
-  const start = c.lines[c.at]!.number
+  const start = c.numbers[c.at]!
   const body: string[] = []
   let contentIndent = -1
   let end = start
   for (; end < c.raw.length; end++) {
     const content = c.raw[end]!
-    const blank = content.trim() === ''
-    const lineIndent = content.length - content.trimStart().length
-    if (blank) {
+    const lineIndent = indentOf(content)
+    // a tab where the indentation is: blank or content, the readers decide
+    if (content.charCodeAt(lineIndent) === 9 && !(lineIndent >= contentIndent && contentIndent > 0))
+      decline()
+    if (lineIndent === content.length) {
       if (contentIndent === -1 || content.length > contentIndent) decline()
       body.push('')
       continue
@@ -197,9 +208,8 @@ function readLiteral(c: Cursor, indent: number, header: string): string {
   }
   if (contentIndent <= indent) decline()
   while (body.at(-1) === '') body.pop()
-  while (c.at < c.lines.length && c.lines[c.at]!.number <= end) c.at++
-  const next = c.lines[c.at]
-  if (next !== undefined && next.indent > indent) decline()
+  skipTo(c, end)
+  if (c.at < c.texts.length && c.indents[c.at]! > indent) decline()
   return body.join('\n') + (header === '|' ? '\n' : '')
 }
 
@@ -207,15 +217,17 @@ function readLiteral(c: Cursor, indent: number, header: string): string {
 function splitKey(text: string): { key: string; rest: string } | undefined {
   if (text.startsWith('"') || text.startsWith("'")) {
     const quoted = readQuoted(text, 0)
+    if (quoted === undefined) return undefined
     if (text[quoted.end] !== ':' || ![' ', undefined].includes(text[quoted.end + 1]))
       return undefined
     return { key: checkedKey(quoted.value), rest: text.slice(quoted.end + 1).trim() }
   }
-  const colon = /:(?: |$)/.exec(text)
-  if (colon === null || AMBIGUOUS_START.test(text)) return undefined
-  const keyText = text.slice(0, colon.index).trimEnd()
+  let colon = text.indexOf(': ')
+  if (colon === -1 && text.endsWith(':')) colon = text.length - 1
+  if (colon === -1 || INDICATOR_START.test(text)) return undefined
+  const keyText = text.slice(0, colon).trimEnd()
   if (keyText.includes(' #') || resolvePlain(keyText) !== keyText) decline()
-  return { key: checkedKey(keyText), rest: text.slice(colon.index + 1).trim() }
+  return { key: checkedKey(keyText), rest: text.slice(colon + 1).trim() }
 }
 
 /** Keys a reader treats specially (a merge, a prototype) or the empty key are js-yaml's to read. */
@@ -224,42 +236,132 @@ function checkedKey(key: string): string {
   return key
 }
 
+/**
+ * The scalar or flow collection that starts with `rest` on the cursor's line, with the lines that
+ * continue it (more indented than `indent`): a long plain or single-quoted scalar, which kubectl
+ * folds at 80 columns. Moves the cursor past them.
+ */
+function readScalar(c: Cursor, indent: number, rest: string): unknown {
+  const { pieces, end } = continuation(c.raw, c.numbers[c.at]!, indent)
+  c.at++
+  skipTo(c, end)
+  if (pieces.length === 0) return readOneLine(rest)
+  const comment = pieces.findIndex((piece) => piece.startsWith('#'))
+  const quote = rest[0] === "'" || rest[0] === '"'
+  if (rest[0] === '{' || rest[0] === '[' || (quote && readQuoted(rest, 0) !== undefined)) {
+    // complete on its line: what follows may only be comments
+    if (pieces.some((piece) => piece !== '' && !piece.startsWith('#'))) decline()
+    return readOneLine(rest)
+  }
+  if (rest[0] === '"') decline()
+  if (quote) {
+    const folded = fold([rest, ...pieces])
+    const value = readQuoted(folded, 0)
+    return value !== undefined && value.end === folded.length ? value.value : decline()
+  }
+  const body = comment === -1 ? pieces : pieces.slice(0, comment)
+  if (comment !== -1 && pieces.slice(comment).some((p) => p !== '' && !p.startsWith('#'))) decline()
+  if (body.some((p) => p.includes(': ') || p.includes(' #') || INDICATOR_START.test(p))) decline()
+  return resolvePlain(fold([plainText(rest), ...body]))
+}
+
 /** A scalar or flow collection that makes up the rest of its line, comments aside. */
-function readInline(text: string): unknown {
-  if (text.startsWith('{') || text.startsWith('[')) {
-    const flow = readFlow(text, 0)
-    return afterValue(text, flow.end) ? flow.value : decline()
-  }
-  if (text.startsWith('"') || text.startsWith("'")) {
-    const quoted = readQuoted(text, 0)
-    return afterValue(text, quoted.end) ? quoted.value : decline()
-  }
+function readOneLine(text: string): unknown {
+  if (text[0] === '{' || text[0] === '[') return ended(text, readFlow(text, 0))
+  if (text[0] === '"' || text[0] === "'") return ended(text, readQuoted(text, 0) ?? decline())
+  return resolvePlain(plainText(text))
+}
+
+/** The value, when only white space or a comment follows it on its line. */
+function ended<T>(text: string, read: { value: T; end: number }): T {
+  const after = text.slice(read.end)
+  return after.trim() === '' || /^\s+#/.test(after) ? read.value : decline()
+}
+
+/** A plain scalar's text on its line, its comment cut off. */
+function plainText(text: string): string {
   const comment = text.indexOf(' #')
   const plain = (comment === -1 ? text : text.slice(0, comment)).trimEnd()
   if (plain.includes(': ') || plain.endsWith(':') || plain.includes('\t#')) decline()
-  return resolvePlain(plain)
+  return plain
 }
 
-/** Nothing but a comment after a value's end. */
-function afterValue(text: string, end: number): boolean {
-  const rest = text.slice(end)
-  return rest.trim() === '' || /^\s+#/.test(rest)
+const NO_PIECES: string[] = []
+
+/**
+ * The lines after line `from` (1-based, so the index of the next one) indented past `indent`, as
+ * trimmed text ('' for a blank one), and the index of the first line not taken.
+ */
+function continuation(
+  raw: string[],
+  from: number,
+  indent: number
+): { pieces: string[]; end: number } {
+  // most values end on their line: the next is as little indented and not blank
+  const next = raw[from]
+  if (next === undefined) return { pieces: NO_PIECES, end: from }
+  const nextIndent = indentOf(next)
+  if (nextIndent <= indent && nextIndent < next.length && next.charCodeAt(nextIndent) !== 9) {
+    return { pieces: NO_PIECES, end: from }
+  }
+  const pieces: string[] = []
+  let end = from
+  for (let i = from; i < raw.length; i++) {
+    const content = raw[i]!
+    const text = content.trim()
+    if (text === '') {
+      pieces.push('')
+      continue
+    }
+    if (indentOf(content) <= indent) break
+    pieces.push(text)
+    end = i + 1
+  }
+  // blank lines after the last piece belong to no one
+  while (pieces.at(-1) === '') pieces.pop()
+  return { pieces, end }
+}
+
+/** Lines folded as YAML folds a flow scalar: one space between lines, a line break per blank line. */
+function fold(lines: string[]): string {
+  let text = lines[0]!
+  let breaks = 0
+  for (const line of lines.slice(1)) {
+    if (line === '') {
+      breaks++
+      continue
+    }
+    text += breaks === 0 ? ` ${line}` : '\n'.repeat(breaks) + line
+    breaks = 0
+  }
+  return text
 }
 
 function resolvePlain(text: string): unknown {
+  const first = text.charCodeAt(0)
+  // a letter that starts no null, boolean or number: a string, as most are
+  if (((first | 32) >= 97 && (first | 32) <= 122 && !'nNtTfF'.includes(text[0]!)) || first > 127) {
+    return text
+  }
   if (NULL.test(text)) return null
   if (TRUE.test(text)) return true
   if (FALSE.test(text)) return false
-  if (INTEGER.test(text)) return Number(text)
-  if (text === '' || AMBIGUOUS_START.test(text)) decline()
+  if (NUMBER.test(text)) {
+    const value = Number(text)
+    // more digits than a double holds, beyond its range, or a negative zero: the readers' own
+    const digits = text.replace(/[^0-9]/g, '').length
+    if (digits > 15 || !Number.isFinite(value) || Object.is(value, -0)) decline()
+    return value
+  }
+  if (text === '' || OTHER_NUMBER.test(text) || INDICATOR_START.test(text)) decline()
   return text
 }
 
 /**
- * A quoted scalar that ends on its line. Double quotes take JSON's escapes; YAML's others (\x, \e,
- * \N, …) and raw control characters are js-yaml's to read.
+ * A quoted scalar that closes in `text`, or undefined. Double quotes take JSON's escapes; YAML's
+ * others (\x, \e, \N, …) and raw control characters are js-yaml's to read.
  */
-function readQuoted(text: string, start: number): { value: string; end: number } {
+function readQuoted(text: string, start: number): { value: string; end: number } | undefined {
   if (text[start] === "'") {
     let end = start + 1
     for (; end < text.length; end++) {
@@ -267,12 +369,12 @@ function readQuoted(text: string, start: number): { value: string; end: number }
       if (text[end + 1] !== "'") break
       end++
     }
-    if (end >= text.length) decline()
+    if (end >= text.length) return undefined
     return { value: text.slice(start + 1, end).replaceAll("''", "'"), end: end + 1 }
   }
   let end = start + 1
   while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
-  if (end >= text.length) decline()
+  if (end >= text.length) return undefined
   const body = text.slice(start, end + 1)
   if (/\\[^"\\/bfnrtu]/.test(body)) decline()
   try {
@@ -319,14 +421,15 @@ function readFlowItem(text: string, at: number): { value: unknown; end: number }
 
 /** A quoted scalar, or a plain one up to `,`, `:` and the closing brackets. */
 function readFlowScalar(text: string, at: number): { value: unknown; end: number } {
-  if (text[at] === '"' || text[at] === "'") return readQuoted(text, at)
+  if (text[at] === '"' || text[at] === "'") return readQuoted(text, at) ?? decline()
   const match = /^[^,:[\]{}#]*/.exec(text.slice(at))!
   const plain = match[0].trimEnd()
   if (plain === '') decline()
   return { value: resolvePlain(plain), end: at + match[0].length }
 }
 
+/** Past the white space between flow tokens, which may be tabs as well as spaces. */
 function skipSpaces(text: string, at: number): number {
-  while (text[at] === ' ') at++
+  while (text[at] === ' ' || text[at] === '\t') at++
   return at
 }
