@@ -39,7 +39,7 @@ const UNUSUAL_SPACE =
   /\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
 // an indicator that starts something other than a plain scalar: an anchor, alias, tag, block scalar,
 // directive, complex key, flow collection, comment or quote
-const INDICATOR_START = /^(?:[&*!|>%@`?:,[\]{}#'"]|-(?: |$))/
+const INDICATOR_START = /^(?:[&*!|>%@`?:,[\]{}#'"]|-(?:[ \t]|$))/
 
 function decline(): never {
   throw new Declined()
@@ -130,7 +130,10 @@ function readSequence(c: Cursor, indent: number, itemLines?: number[]): unknown[
   const items: unknown[] = []
   while (c.at < c.texts.length && c.indents[c.at] === indent && isItem(c.texts[c.at]!)) {
     const text = c.texts[c.at]!
-    const rest = text.slice(1).trimStart()
+    const start = indentOf(text.slice(1)) + 1
+    // a tab after the dash indents what follows
+    if (text.charCodeAt(start) === 9) decline()
+    const rest = text.slice(start)
     if (rest === '') {
       c.at++
       // an empty item is null, at a place the readers may count differently
@@ -226,7 +229,7 @@ function splitKey(text: string): { key: string; rest: string } | undefined {
   if (colon === -1 && text.endsWith(':')) colon = text.length - 1
   if (colon === -1 || INDICATOR_START.test(text)) return undefined
   const keyText = text.slice(0, colon).trimEnd()
-  if (keyText.includes(' #') || resolvePlain(keyText) !== keyText) decline()
+  if (plainText(keyText) !== keyText || resolvePlain(keyText) !== keyText) decline()
   return { key: checkedKey(keyText), rest: text.slice(colon + 1).trim() }
 }
 
@@ -261,7 +264,9 @@ function readScalar(c: Cursor, indent: number, rest: string): unknown {
   }
   const body = comment === -1 ? pieces : pieces.slice(0, comment)
   if (comment !== -1 && pieces.slice(comment).some((p) => p !== '' && !p.startsWith('#'))) decline()
-  if (body.some((p) => p.includes(': ') || p.includes(' #') || INDICATOR_START.test(p))) decline()
+  // a continuation line must not read as a key, a comment or anything but plain text
+  if (body.some((p) => p !== '' && plainText(p) !== p)) decline()
+  if (body.some((p) => INDICATOR_START.test(p))) decline()
   return resolvePlain(fold([plainText(rest), ...body]))
 }
 
@@ -282,7 +287,7 @@ function ended<T>(text: string, read: { value: T; end: number }): T {
 function plainText(text: string): string {
   const comment = text.indexOf(' #')
   const plain = (comment === -1 ? text : text.slice(0, comment)).trimEnd()
-  if (plain.includes(': ') || plain.endsWith(':') || plain.includes('\t#')) decline()
+  if (/:[ \t]|:$|\t#/.test(plain)) decline()
   return plain
 }
 

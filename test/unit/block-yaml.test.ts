@@ -64,11 +64,22 @@ const DECLINED = [
   'a: "\u0001"',
   'a:\u00a0b',
   'a:\n  b: 1\n c: 2',
+  'a:\n- x\n- y\n  z:',
+  'a:\n- x\n -\tb: 1',
+  'k:\tv',
+  'k: a:\tb',
+  'k\t#: v',
   '- a\n  - b'
 ]
 
 /** Pieces of YAML syntax that random edits put into a valid text. */
 const SYNTAX = [
+  ':\t',
+  '\t#',
+  '-\t',
+  ' \t',
+  'a:',
+  '\n   b:',
   '1e3',
   '0x1',
   '-0',
@@ -146,9 +157,11 @@ describe('the line YAML reader', () => {
   // timestamps unquoted, sequences indented, long messages folded at 80 columns
   const shipped = readFileSync(path.join(REPO, 'examples/cluster-dump.yaml'), 'utf8')
   const dumped = stringify(parse(shipped))
+  const handWritten = readFileSync(path.join(REPO, 'examples/pull-request/routes.yaml'), 'utf8')
   it.each([
     ['kubectl', shipped],
-    ['route-gate dump', dumped]
+    ['route-gate dump', dumped],
+    ['hand-written manifests', handWritten]
   ])(
     'agrees with the precise reader on random edits of the %s dump wherever it answers',
     (_, dump) => {
