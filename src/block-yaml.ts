@@ -49,7 +49,8 @@ export function parseBlockYaml(text: string): ParsedDocument[] | undefined {
   try {
     return readDocuments(cursorOf(text))
   } catch (error) {
-    if (error instanceof Declined) return undefined
+    // a nesting deeper than the stack is the full readers' to refuse, with its line
+    if (error instanceof Declined || error instanceof RangeError) return undefined
     throw error
   }
 }

@@ -153,6 +153,11 @@ describe('the line YAML reader', () => {
     expect(parseBlockYaml(text)).toBeUndefined()
   })
 
+  it('declines a nesting deeper than the stack rather than throwing', () => {
+    const deep = Array.from({ length: 20000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')
+    expect(parseBlockYaml(deep)).toBeUndefined()
+  })
+
   // the shipped dump as kubectl prints it, and as route-gate dump (the yaml package) prints it:
   // timestamps unquoted, sequences indented, long messages folded at 80 columns
   const shipped = readFileSync(path.join(REPO, 'examples/cluster-dump.yaml'), 'utf8')
