@@ -98,6 +98,11 @@ describe('the JSON reader', () => {
     ['a repeated key', '{"apiVersion": "v1", "kind": "Service", "kind": "Pod"}'],
     ['a repeated key written another way', '{"a": {"k": 1, "\\u006b": 2}}'],
     ['a __proto__ key', '{"metadata": {"__proto__": {"name": "x"}}}'],
+    ['a __proto__ key written another way', '{"\\u005f_proto__": {"name": "x"}}'],
+    [
+      'a repeated key deep in a list item',
+      '{"kind": "List", "items": [{"a": [{"b": 1, "b": 1}]}]}'
+    ],
     ['a syntax error', '{\n  "apiVersion": "v1",\n  "kind": "Service",\n}'],
     ['a flow mapping that is YAML, not JSON', '{apiVersion: v1, kind: Service}'],
     ['two values', '{"a": 1}\n{"b": 2}']
