@@ -80,12 +80,18 @@ interface SizeResult {
   peakRssMb: number
 }
 
-async function measureSize(home: string, repo: string, count: number): Promise<SizeResult> {
+/** Writes the dump of `count` Routes into `dir`; returns its path (for profiling too). */
+export async function writeSnapshotDump(dir: string, count: number): Promise<string> {
   const { world, routes } = syntheticCluster(count)
   const failed = parentStatus(udpParentRef(OTHER_GATEWAY), OTHER_GATEWAY.controllerName, 'failed')
   const { text } = snapshotDump(world, routes, () => failed)
-  const dump = path.join(home, `snapshot-${count}.yaml`)
+  const dump = path.join(dir, `snapshot-${count}.yaml`)
   await writeFile(dump, text)
+  return dump
+}
+
+async function measureSize(home: string, repo: string, count: number): Promise<SizeResult> {
+  const dump = await writeSnapshotDump(home, count)
   const start = (): Measured => launchSnapshot({ repo, home }, dump)
   // the first run fills the compile cache
   await timeSnapshot(start, 1)
