@@ -1,10 +1,12 @@
 // Reads manifest files and dumps into documents that remember their file, position and line, so that
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
-// One fast reader per text: JSON.parse for JSON, js-yaml's event parser for YAML; the precise YAML
-// reader is imported only for a text they refuse, to word its error.
+// One fast reader per text: JSON.parse for JSON, the block subset reader for the YAML of dumps, and
+// js-yaml's event parser for other YAML; the precise YAML reader is imported only for a text they
+// refuse, to word its error.
 import { glob, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ManifestDocument } from './cluster/types.ts'
+import { parseBlockYaml } from './block-yaml.ts'
 import { parseJson } from './fast-json.ts'
 import { parseYaml, type ParsedDocument } from './fast-yaml.ts'
 import { InputError } from './errors.ts'
@@ -129,6 +131,7 @@ export async function parseManifestText(text: string, file: string): Promise<Man
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
   const documents =
     parseJson(text) ??
+    parseBlockYaml(text) ??
     parseYaml(text) ??
     (await import('./precise-yaml.ts')).parsePrecisely(text, file)
   const out: ManifestDocument[] = []
