@@ -149,6 +149,8 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
 export interface Overlay {
   /** cluster objects with the manifests' in their place */
   objects: KubeObject[]
+  /** the cluster objects alone (each key once, as in objects): what calibration reads */
+  cluster: KubeObject[]
   /** the Routes of the manifests, with their file and line: the ones predicted */
   routes: { route: RouteObject; file: string; line: number }[]
   /** Gateways the manifests create that the cluster does not hold: "namespace/name" */
@@ -168,6 +170,7 @@ export function overlay(
 ): Overlay {
   const merged = new Map<string, KubeObject>()
   for (const object of cluster) if (wellFormed(object)) merged.set(objectKey(object), object)
+  const clusterOnly = [...merged.values()]
   const routes: Overlay['routes'] = []
   const newGateways = new Set<string>()
   const ignored: IgnoredDocument[] = []
@@ -198,5 +201,5 @@ export function overlay(
     merged.set(k, object)
     if (isRouteObject(object)) routes.push({ route: object, file: doc.file, line: doc.line })
   }
-  return { objects: [...merged.values()], routes, newGateways, ignored }
+  return { objects: [...merged.values()], cluster: clusterOnly, routes, newGateways, ignored }
 }
