@@ -8,8 +8,7 @@
 import type { ParsedDocument } from './fast-yaml.ts'
 
 /** Thrown for anything outside the subset; parseBlockYaml turns it into undefined. */
-class Outside extends Error {}
-const OUTSIDE = new Outside('outside the block YAML subset')
+const OUTSIDE = new Error('outside the block YAML subset')
 
 function outside(): never {
   throw OUTSIDE
@@ -313,8 +312,9 @@ export function parseBlockYaml(text: string): ParsedDocument[] | undefined {
     else return undefined
     if (!c.done) return undefined
     return [{ value, line, itemLines }]
-  } catch (error) {
-    if (error === OUTSIDE) return undefined
-    throw error
+  } catch {
+    // outside the subset, or anything unforeseen (a nesting too deep for the stack): the full
+    // readers read the text and word any error
+    return undefined
   }
 }
