@@ -18,12 +18,19 @@ const RUNS = 3
 
 const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
 
-/** What the API server adds to an object it stores (managedFields are left out of dumps anyway). */
-function stored(metadata: Record<string, unknown>, i: number): Record<string, unknown> {
+/**
+ * What the API server adds to an object it stores (a generation only to one with a spec;
+ * managedFields are left out of the dump, as kubectl leaves them out).
+ */
+function stored(
+  metadata: Record<string, unknown>,
+  i: number,
+  spec = true
+): Record<string, unknown> {
   return {
     ...metadata,
     creationTimestamp: created,
-    generation: 1,
+    ...(spec ? { generation: 1 } : {}),
     resourceVersion: String(1000 + i),
     uid: randomUUID(),
     managedFields: [{ manager: 'bench', operation: 'Update', time: created }]
@@ -47,13 +54,11 @@ function syntheticCluster(count: number): { world: Item[]; routes: Item[] } {
       metadata: stored({ name: gateway.name, namespace: gateway.namespace }, 1),
       spec: { gatewayClassName: gateway.gatewayClass, listeners: gateway.listeners }
     },
-    ...[...namespaces, gateway.namespace].map((name, i) =>
-      asDumped(
-        { metadata: stored({ name, labels: { 'kubernetes.io/metadata.name': name } }, 2 + i) },
-        'v1',
-        'Namespace'
-      )
-    )
+    ...[...namespaces, gateway.namespace].map((name, i) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: stored({ name, labels: { 'kubernetes.io/metadata.name': name } }, 2 + i, false)
+    }))
   ]
   const parentRef = udpParentRef(gateway)
   const ready = parentStatus(parentRef, gateway.controllerName, 'ready')
