@@ -102,9 +102,14 @@ const OTHER_NUMBER =
 
 /** A plain scalar as the core schema reads it. */
 function resolve(text: string): unknown {
+  // most scalars and keys start with a letter; only null and booleans (n, t, f) and no number do
+  const first = text.charCodeAt(0) | 0x20
+  const letter = first >= 0x61 && first <= 0x7a
+  if (letter && first !== 0x6e && first !== 0x74 && first !== 0x66) return text
   if (NULL.test(text)) return null
   const boolean = BOOLEANS[text]
   if (boolean !== undefined) return boolean
+  if (letter) return text
   if (PLAIN_INTEGER.test(text)) return Number(text)
   if (OTHER_NUMBER.test(text)) outside()
   return text
