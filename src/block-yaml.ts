@@ -1,10 +1,11 @@
-// Reads the YAML that kubectl and YAML libraries write for a dump: block mappings and sequences, one
-// scalar per line (plain, quoted, or a literal block), {} and [], and comment lines. A full YAML
-// parser reads a 5,000-Route dump several times slower. Anything else (a comment after content, a
-// flow collection, an anchor, a tag, a folded or multi-line scalar, a second document, a key that is
-// not a plain string, a number written any way but plain decimal) makes it answer undefined, and the
-// full readers (fast-yaml.ts, then precise-yaml.ts) read the text: this one must never read a text
-// otherwise than the precise reader would, so it refuses whatever it would have to judge.
+// Reads the YAML that kubectl and YAML libraries write for a dump: block mappings and sequences,
+// plain scalars (folded over lines too, as long messages are), one-line quoted scalars, literal
+// blocks, {} and [], and comment lines. A full YAML parser reads a 5,000-Route dump several times
+// slower. Anything else (a comment after content, a flow collection, an anchor, a tag, a folded or
+// multi-line quoted scalar, a second document, a key that is not a plain string, a number written
+// any way but plain decimal) makes it answer undefined, and the full readers (fast-yaml.ts, then
+// precise-yaml.ts) read the text: this one must never read a text otherwise than the precise reader
+// would, so it refuses whatever it would have to judge.
 import type { ParsedDocument } from './fast-yaml.ts'
 
 /** Thrown for anything outside the subset; parseBlockYaml turns it into undefined. */
@@ -115,8 +116,8 @@ function resolve(text: string): unknown {
   return text
 }
 
-/** A plain scalar from `from` to the line's end. */
-function plain(t: string, from: number, end: number): unknown {
+/** One line of a plain scalar from `from` to `end`, trailing spaces trimmed. */
+function plainLine(t: string, from: number, end: number): string {
   let last = end
   while (t.charCodeAt(last - 1) === 0x20) last--
   const text = t.slice(from, last)
@@ -125,6 +126,55 @@ function plain(t: string, from: number, end: number): unknown {
   if (STARTS_OTHERWISE.has(first) && (first !== '-' || text.length === 1 || text[1] === ' '))
     outside()
   if (text.includes(': ') || text.includes(' #') || text.endsWith(':')) outside()
+  return text
+}
+
+/**
+ * The lines after the current one indented deeper than `indent`, trimmed, '' for each blank line
+ * among them: the rest of a scalar folded over several lines. Leaves the cursor on the last.
+ */
+function continuation(c: Lines, indent: number): string[] {
+  const t = c.text
+  const lines: string[] = []
+  let blanks = 0
+  let line = c.line
+  for (let start = c.end + 1; start < t.length;) {
+    const newline = t.indexOf('\n', start)
+    const end = newline === -1 ? t.length : newline
+    line++
+    let i = start
+    while (i < end && t.charCodeAt(i) === 0x20) i++
+    if (i === end) {
+      blanks++
+    } else {
+      // a comment ends the scalar; a deeper line after it is then outside (see scalar)
+      if (i - start <= indent || t.charCodeAt(i) === 0x23 /* # */) break
+      for (; blanks > 0; blanks--) lines.push('')
+      lines.push(plainLine(t, i, end))
+      c.end = end
+      c.line = line
+    }
+    start = end + 1
+  }
+  return lines
+}
+
+/** A plain scalar from `from`, over the lines below it indented deeper than `indent`. */
+function plain(c: Lines, from: number, indent: number): unknown {
+  const first = plainLine(c.text, from, c.end)
+  const more = continuation(c, indent)
+  if (more.length === 0) return resolve(first)
+  // folded: a line break is a space, each blank line a line break
+  let text = first
+  let breaks = 0
+  for (const line of more) {
+    if (line === '') {
+      breaks++
+      continue
+    }
+    text += breaks === 0 ? ` ${line}` : `${'\n'.repeat(breaks)}${line}`
+    breaks = 0
+  }
   return resolve(text)
 }
 
@@ -226,7 +276,7 @@ function scalar(c: Lines, from: number, indent: number): unknown {
   else if (first === "'") value = singleQuoted(t, from, c.end)
   else if (first === '|') value = literal(c, from, indent)
   else if (first === '{' || first === '[') value = emptyFlow(t, from, c.end)
-  else value = plain(t, from, c.end)
+  else value = plain(c, from, indent)
   c.next()
   if (!c.done && c.col > indent) outside()
   return value

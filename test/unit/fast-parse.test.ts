@@ -2,6 +2,7 @@
 // the precise reader (the `yaml` package) reads only what they refuse. Where a fast reader answers,
 // it must answer as the precise reader would: the same values and lines.
 import { describe, expect, it } from 'vitest'
+import { stringify } from 'yaml'
 import { InputError } from '../../src/errors.ts'
 import { parseBlockYaml } from '../../src/block-yaml.ts'
 import { jsonStart, parseJson } from '../../src/fast-json.ts'
@@ -54,6 +55,11 @@ const BLOCK_CASES = [
   'a:\n  b: 1\n   c: 2',
   'a: 1\n  b: 2',
   'a: multi\n  line',
+  'a: long message\n  folded over\n\n\n  lines   \n  -x 1.5\nb:\n- item\n  goes on\n-   c: more\n      text\n    d: 1',
+  'a: x\n  y: z',
+  'a: x\n  # c\n  y',
+  'a: x\n  - y\n- z',
+  "a: x\n  'y'",
   'a:\n  scalar below',
   'a: 1\na: 2',
   '__proto__: {}\nb: 1',
@@ -80,10 +86,30 @@ describe('the block YAML reader', () => {
     }
   )
 
+  it('reads what a YAML library writes, long plain strings folded over lines', () => {
+    const words = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => ['Backend', 'dns', 'is', 'not', 'there', 'x-1', '3.5'][i % 7]
+      )
+    const text = stringify({
+      items: Array.from({ length: 20 }, (_, i) => ({
+        metadata: { name: `r-${i}`, annotations: { note: words(i * 3).join(' ') } },
+        status: { message: words(i * 5).join(' '), lines: words(i).join('\n') }
+      }))
+    })
+    // a continuation line: neither a key nor an entry
+    expect(text.split('\n').some((l) => /^ +[^ :-][^:]*$/.test(l))).toBe(true)
+    const block = parseBlockYaml(text)
+    expect(block).toBeDefined()
+    expect(block).toEqual(parsePrecisely(text, 'f.yaml'))
+  })
+
   it('reads the YAML kubectl writes itself', () => {
     expect(parseBlockYaml(BLOCK_CASES[0]!)).toBeDefined()
     expect(parseBlockYaml(BLOCK_CASES[2]!)).toBeDefined()
     expect(parseBlockYaml(BLOCK_CASES[4]!.split('\nc:')[0]!)).toBeDefined()
+    expect(parseBlockYaml(BLOCK_CASES.find((c) => c.includes('folded over'))!)).toBeDefined()
   })
 })
 
