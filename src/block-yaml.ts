@@ -1,11 +1,12 @@
 // Reads the YAML that kubectl and YAML libraries write for a dump: block mappings and sequences,
-// plain scalars (folded over lines too, as long messages are), one-line quoted scalars, literal
-// blocks, {} and [], and comment lines. A full YAML parser reads a 5,000-Route dump several times
-// slower. Anything else (a comment after content, a flow collection, an anchor, a tag, a folded or
-// multi-line quoted scalar, a second document, a key that is not a plain string, a number written
-// any way but plain decimal) makes it answer undefined, and the full readers (fast-yaml.ts, then
-// precise-yaml.ts) read the text: this one must never read a text otherwise than the precise reader
-// would, so it refuses whatever it would have to judge.
+// plain and single-quoted scalars (folded over lines too, as long messages are), one-line
+// double-quoted scalars, literal blocks, {} and [], and comment lines. A full YAML parser reads a
+// 5,000-Route dump several times slower. Anything else (a comment after content, a flow collection,
+// an anchor, a tag, a folded block or a multi-line double-quoted scalar, a second document, a key
+// that is not a plain string, a number written any way but plain decimal) makes it answer
+// undefined, and the full readers (fast-yaml.ts, then precise-yaml.ts) read the text: this one must
+// never read a text otherwise than the precise reader would, so it refuses whatever it would have
+// to judge.
 import type { ParsedDocument } from './fast-yaml.ts'
 
 /** Thrown for anything outside the subset; parseBlockYaml turns it into undefined. */
@@ -198,17 +199,46 @@ function doubleQuoted(t: string, from: number, end: number): string {
   }
 }
 
-/** A single-quoted scalar that ends on its line ('' is a quote). */
-function singleQuoted(t: string, from: number, end: number): string {
-  let i = from + 1
-  for (;;) {
-    i = t.indexOf("'", i)
-    if (i === -1 || i >= end) outside()
-    if (t[i + 1] !== "'") break
-    i += 2
+/** The quote that closes a single-quoted scalar between `from` and `end` ('' is a quote), or -1. */
+function closingQuote(t: string, from: number, end: number): number {
+  for (let i = t.indexOf("'", from); i !== -1 && i < end; i = t.indexOf("'", i + 2)) {
+    if (t[i + 1] !== "'") return i
   }
-  if (!restIsBlank(t, i + 1, end)) outside()
-  return t.slice(from + 1, i).replaceAll("''", "'")
+  return -1
+}
+
+/**
+ * A single-quoted scalar ('' is a quote), on its line or folded over the lines below it indented
+ * deeper than `indent` (a line break is a space, a blank line a line break, and the spaces around a
+ * break go); leaves the cursor on its last line.
+ */
+function singleQuoted(c: Lines, from: number, indent: number): string {
+  const t = c.text
+  let text = ''
+  let breaks = -1
+  let start = from + 1
+  for (;;) {
+    const close = closingQuote(t, start, c.end)
+    let last = close === -1 ? c.end : close
+    if (close === -1) while (last > start && t.charCodeAt(last - 1) === 0x20) last--
+    text += (breaks === -1 ? '' : breaks === 0 ? ' ' : '\n'.repeat(breaks)) + t.slice(start, last)
+    if (close !== -1) {
+      if (!restIsBlank(t, close + 1, c.end)) outside()
+      return text.replaceAll("''", "'")
+    }
+    breaks = 0
+    for (;;) {
+      start = c.end + 1
+      if (start >= t.length) outside()
+      const newline = t.indexOf('\n', start)
+      c.end = newline === -1 ? t.length : newline
+      c.line++
+      while (start < c.end && t.charCodeAt(start) === 0x20) start++
+      if (start < c.end) break
+      breaks++
+    }
+    if (start - (t.lastIndexOf('\n', start - 1) + 1) <= indent) outside()
+  }
 }
 
 /** {} or [] alone. */
@@ -273,7 +303,7 @@ function scalar(c: Lines, from: number, indent: number): unknown {
   const first = t[from]
   let value: unknown
   if (first === '"') value = doubleQuoted(t, from, c.end)
-  else if (first === "'") value = singleQuoted(t, from, c.end)
+  else if (first === "'") value = singleQuoted(c, from, indent)
   else if (first === '|') value = literal(c, from, indent)
   else if (first === '{' || first === '[') value = emptyFlow(t, from, c.end)
   else value = plain(c, from, indent)

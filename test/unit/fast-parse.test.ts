@@ -60,6 +60,11 @@ const BLOCK_CASES = [
   'a: x\n  # c\n  y',
   'a: x\n  - y\n- z',
   "a: x\n  'y'",
+  "a: 'one\n  two  \n\n   three '\nb: 'x''\n  ''y'\nc:\n- 'p: q\n  #r'\n- '\n  s\n  '",
+  "a: 'one\ntwo'",
+  "a: 'open\n\n",
+  "a: 'x'\n  y",
+  "- 'x\n' y",
   'a:\n  scalar below',
   'a: 1\na: 2',
   '__proto__: {}\nb: 1',
@@ -86,11 +91,11 @@ describe('the block YAML reader', () => {
     }
   )
 
-  it('reads what a YAML library writes, long plain strings folded over lines', () => {
+  it('reads what a YAML library writes, long plain and quoted strings folded over lines', () => {
     const words = (n: number) =>
       Array.from(
         { length: n },
-        (_, i) => ['Backend', 'dns', 'is', 'not', 'there', 'x-1', '3.5'][i % 7]
+        (_, i) => ['Backend', 'dns', 'is', 'not', 'there', 'x-1', '3.5', 'so:', '"x"'][i % 9]
       )
     const text = stringify({
       items: Array.from({ length: 20 }, (_, i) => ({
@@ -98,8 +103,9 @@ describe('the block YAML reader', () => {
         status: { message: words(i * 5).join(' '), lines: words(i).join('\n') }
       }))
     })
-    // a continuation line: neither a key nor an entry
-    expect(text.split('\n').some((l) => /^ +[^ :-][^:]*$/.test(l))).toBe(true)
+    // continuation lines: of a plain scalar, and of a single-quoted one
+    expect(text.split('\n').some((l) => /^ +[^ :'-][^:']*$/.test(l))).toBe(true)
+    expect(text).toMatch(/: '[^'\n]*\n[^']*'/)
     const block = parseBlockYaml(text)
     expect(block).toBeDefined()
     expect(block).toEqual(parsePrecisely(text, 'f.yaml'))
