@@ -68,7 +68,7 @@ export function launchGate(ctx: BenchContext, routes: RouteRef[], via: Via): Mea
   )
 }
 
-export function launchSnapshot(ctx: BenchContext, dump: string): Measured {
+export function launchSnapshot(ctx: Pick<BenchContext, 'repo' | 'home'>, dump: string): Measured {
   return launch(
     process.execPath,
     [path.join(ctx.repo, 'dist', 'cli.js'), 'check', '--from-file', dump, '--format', 'markdown'],

@@ -4,7 +4,7 @@
 // tests sharing the cluster) nothing. Status is written the way a controller writes it, through the
 // status subresource (one merge PATCH per Route).
 import { randomBytes } from 'node:crypto'
-import type { ClusterEnv } from '../test/cluster/env.ts'
+import type { ClusterEnv, GatewayInfo } from '../test/cluster/env.ts'
 import { ApiError, inPool, type AdminApi } from './api.ts'
 
 export const GROUP = 'gateway.networking.k8s.io'
@@ -27,6 +27,49 @@ export const routeArg = (route: RouteRef): string => `${KIND}/${route.namespace}
 const collectionPath = (namespace: string): string =>
   `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${COLLECTION}`
 
+/** The parentRef of every bench Route: the `udp` listener of the Gateway no controller owns. */
+export function udpParentRef(gateway: GatewayInfo): Record<string, string> {
+  return {
+    group: GROUP,
+    kind: 'Gateway',
+    namespace: gateway.namespace,
+    name: gateway.name,
+    sectionName: 'udp'
+  }
+}
+
+/** The spec of every bench Route, as the bench creates it. */
+export function routeSpec(parentRef: Record<string, string>): Record<string, unknown> {
+  return { parentRefs: [parentRef], rules: [{ backendRefs: [{ name: 'dns', port: 53 }] }] }
+}
+
+/** A controller's status entry for `parentRef`, as the bench writes it. */
+export function parentStatus(
+  parentRef: Record<string, string>,
+  controllerName: string,
+  state: 'ready' | 'failed'
+): Record<string, unknown> {
+  const lastTransitionTime = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+  const condition = (type: string, reason: string, ok: boolean): Record<string, unknown> => ({
+    type,
+    status: ok ? 'True' : 'False',
+    reason,
+    message: ok ? '' : 'Backend dns does not exist',
+    observedGeneration: 1,
+    lastTransitionTime
+  })
+  return {
+    parentRef,
+    controllerName,
+    conditions: [
+      condition('Accepted', 'Accepted', true),
+      state === 'ready'
+        ? condition('ResolvedRefs', 'ResolvedRefs', true)
+        : condition('ResolvedRefs', 'BackendNotFound', false)
+    ]
+  }
+}
+
 export class Fixture {
   readonly runId = randomBytes(3).toString('hex')
   private readonly api: AdminApi
@@ -35,15 +78,8 @@ export class Fixture {
 
   constructor(api: AdminApi, env: ClusterEnv) {
     this.api = api
-    const gateway = env.otherGateway
-    this.parentRef = {
-      group: GROUP,
-      kind: 'Gateway',
-      namespace: gateway.namespace,
-      name: gateway.name,
-      sectionName: 'udp'
-    }
-    this.controllerName = gateway.controllerName
+    this.parentRef = udpParentRef(env.otherGateway)
+    this.controllerName = env.otherGateway.controllerName
   }
 
   /** `count` fresh namespaces named bench-<run>-<i>. */
@@ -68,10 +104,7 @@ export class Fixture {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: KIND,
         metadata: { name: route.name, labels: { 'route-gate-bench': this.runId, set } },
-        spec: {
-          parentRefs: [this.parentRef],
-          rules: [{ backendRefs: [{ name: 'dns', port: 53 }] }]
-        }
+        spec: routeSpec(this.parentRef)
       })
     })
     return routes
@@ -98,25 +131,7 @@ export class Fixture {
 
   /** A controller's status entry for the `other` Gateway. */
   parentStatus(state: 'ready' | 'failed'): Record<string, unknown> {
-    const lastTransitionTime = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
-    const condition = (type: string, reason: string, ok: boolean): Record<string, unknown> => ({
-      type,
-      status: ok ? 'True' : 'False',
-      reason,
-      message: ok ? '' : 'Backend dns does not exist',
-      observedGeneration: 1,
-      lastTransitionTime
-    })
-    return {
-      parentRef: this.parentRef,
-      controllerName: this.controllerName,
-      conditions: [
-        condition('Accepted', 'Accepted', true),
-        state === 'ready'
-          ? condition('ResolvedRefs', 'ResolvedRefs', true)
-          : condition('ResolvedRefs', 'BackendNotFound', false)
-      ]
-    }
+    return parentStatus(this.parentRef, this.controllerName, state)
   }
 
   /** the run's Routes of one set, or all of them */

@@ -1,6 +1,6 @@
 // `npm run bench -- --offline`: only the commands that touch no cluster (--version, --help, a
 // snapshot of examples/cluster-dump.yaml) against `kubectl version --client`, as ratios of medians,
-// with no test cluster. kubectl is the cluster's (its env file's bin/) or else the newest one
+// and the large-input budgets (predict and a snapshot of 5,000 Routes), with no test cluster. kubectl is the cluster's (its env file's bin/) or else the newest one
 // test/cluster/build-binaries.sh left in its cache; KUBECTL names another.
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -14,6 +14,7 @@ import { measureCommandStartup } from './startup.ts'
 import { expectExit } from './context.ts'
 import { launch } from './process.ts'
 import { writePredictScale } from './predict-scale.ts'
+import { measureSnapshotScale } from './snapshot-scale.ts'
 import { median, type Budget } from './report.ts'
 
 const PREDICT_ROUTES = 5000
@@ -85,8 +86,11 @@ export async function benchOffline(argv: string[], log: (line: string) => void):
     log(`${trials} trials of each offline command and kubectl version --client (${kubectl})`)
     const commands = await measureCommandStartup({ repo: REPO_ROOT, home, kubectl }, trials)
     const scale = await measurePredictScale(home, log)
+    const snapshot = await measureSnapshotScale(home, REPO_ROOT, log)
     const machine = `Machine: ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.versions.node}; load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after.`
-    return [renderBudgets([...offlineBudgets(commands), scale]), '', machine].join('\n')
+    return [renderBudgets([...offlineBudgets(commands), scale, ...snapshot]), '', machine].join(
+      '\n'
+    )
   } finally {
     await rm(home, { recursive: true, force: true })
   }

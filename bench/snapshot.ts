@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { stringify } from 'yaml'
 import { expectExit, launchSnapshot, type BenchContext } from './context.ts'
-import { GROUP } from './fixture.ts'
+import { GROUP, KIND } from './fixture.ts'
+import type { Measured } from './process.ts'
 
 const FAILING_EVERY = 20
 
@@ -21,26 +22,44 @@ export interface SnapshotResult {
   failuresFirst: boolean
 }
 
-type Item = Record<string, unknown> & { metadata: Record<string, unknown> }
+export type Item = Record<string, unknown> & { metadata: Record<string, unknown> }
 
-function asDumped(item: Item, apiVersion: string, kind: string): Item {
+export function asDumped(item: Item, apiVersion: string, kind: string): Item {
   const metadata = { ...item.metadata }
   delete metadata.managedFields
   return { ...item, apiVersion, kind, metadata }
+}
+
+/**
+ * The dump text of `world` (already as dumped) and of the Routes as the API server lists them, in
+ * kubectl's shape, with every twentieth Route's status a failure: the live bench and the offline one
+ * judge the same shape.
+ */
+export function snapshotDump(
+  world: Item[],
+  listed: Item[],
+  failedStatus: () => Record<string, unknown>
+): { text: string; routes: number; failing: Set<string> } {
+  const failing = new Set<string>()
+  const routes = listed.map((route, i) => {
+    const dumped = asDumped(route, `${GROUP}/v1`, KIND)
+    if (i % FAILING_EVERY !== 0) return dumped
+    failing.add(String(route.metadata.name))
+    return { ...dumped, status: { parents: [failedStatus()] } }
+  })
+  // kubectl writes no anchors; shared objects must not become aliases either
+  const text = stringify(
+    { apiVersion: 'v1', kind: 'List', metadata: {}, items: [...world, ...routes] },
+    { aliasDuplicateObjects: false }
+  )
+  return { text, routes: routes.length, failing }
 }
 
 async function buildDump(
   ctx: BenchContext,
   set: string,
   namespaces: string[]
-): Promise<{ items: Item[]; failing: Set<string> }> {
-  const failing = new Set<string>()
-  const routes = ((await ctx.fixture.listRoutes(set)) as Item[]).map((route, i) => {
-    const dumped = asDumped(route, `${GROUP}/v1`, 'UDPRoute')
-    if (i % FAILING_EVERY !== 0) return dumped
-    failing.add(String(route.metadata.name))
-    return { ...dumped, status: { parents: [ctx.fixture.parentStatus('failed')] } }
-  })
+): Promise<ReturnType<typeof snapshotDump>> {
   const list = async (apiPath: string, apiVersion: string, kind: string): Promise<Item[]> =>
     (await ctx.api.json<{ items: Item[] }>('GET', apiPath)).items.map((item) =>
       asDumped(item, apiVersion, kind)
@@ -53,7 +72,25 @@ async function buildDump(
       ours.has(String(n.metadata.name))
     )
   ]
-  return { items: [...world, ...routes], failing }
+  const routes = (await ctx.fixture.listRoutes(set)) as Item[]
+  return snapshotDump(world, routes, () => ctx.fixture.parentStatus('failed'))
+}
+
+/** Runs the snapshot `runs` times (exit 1: the dump holds failing Routes); the last run's summary. */
+export async function timeSnapshot(
+  start: () => Measured,
+  runs: number
+): Promise<{ wallMs: number[]; peakRssMb: number; summary: string }> {
+  const wallMs: number[] = []
+  let peakRssMb = 0
+  let summary = ''
+  for (let i = 0; i < runs; i++) {
+    const result = await expectExit(start().finished, 1, 'route-gate snapshot')
+    wallMs.push(result.endedAt - result.startedAt)
+    peakRssMb = Math.max(peakRssMb, result.peakRssMb)
+    summary = result.stdout
+  }
+  return { wallMs, peakRssMb, summary }
 }
 
 export async function measureSnapshot(
@@ -63,27 +100,13 @@ export async function measureSnapshot(
   dir: string,
   runs: number
 ): Promise<SnapshotResult> {
-  const { items, failing } = await buildDump(ctx, set, namespaces)
+  const { text, routes, failing } = await buildDump(ctx, set, namespaces)
   const dump = path.join(dir, 'dump.yaml')
-  // kubectl writes no anchors; shared objects must not become aliases either
-  const text = stringify(
-    { apiVersion: 'v1', kind: 'List', metadata: {}, items },
-    { aliasDuplicateObjects: false }
-  )
   await writeFile(dump, text)
-  const wallMs: number[] = []
-  let peakRssMb = 0
-  let summary = ''
-  for (let i = 0; i < runs; i++) {
-    // exit 1: the dump holds failing Routes
-    const result = await expectExit(launchSnapshot(ctx, dump).finished, 1, 'route-gate snapshot')
-    wallMs.push(result.endedAt - result.startedAt)
-    peakRssMb = Math.max(peakRssMb, result.peakRssMb)
-    summary = result.stdout
-  }
+  const { wallMs, peakRssMb, summary } = await timeSnapshot(() => launchSnapshot(ctx, dump), runs)
   const firstNamed = new RegExp(`\\b(${set}-\\d+)\\b`).exec(summary)?.[1]
   return {
-    routes: items.filter((i) => i.kind === 'UDPRoute').length,
+    routes,
     failing: failing.size,
     dumpBytes: Buffer.byteLength(text),
     wallMs,

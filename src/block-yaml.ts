@@ -192,6 +192,13 @@ function readValue(c: Cursor, indent: number, rest: string, rootItems: boolean):
 function readLiteral(c: Cursor, indent: number, header: string): string {
   if (header !== '|' && header !== '|-') decline()
   const start = c.numbers[c.at]!
+  const first = c.raw[start]
+  if (first !== undefined && first.charCodeAt(indentOf(first)) === 9) decline()
+  if (first === undefined || (first.trim() !== '' && indentOf(first) <= indent)) {
+    // no content: an empty string, whichever the chomping
+    c.at++
+    return ''
+  }
   const body: string[] = []
   let contentIndent = -1
   let end = start

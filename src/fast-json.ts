@@ -31,72 +31,100 @@ export function parseJson(text: string): ParsedDocument[] | undefined {
   } catch {
     return undefined
   }
-  const items = scanJson(text, start)
-  if (items === undefined) return undefined
+  const { items, keys } = scanJson(text, start)
+  if (keysKept(value) !== keys) return undefined
   const lineAt = lineIndex(text)
   return [{ value, line: lineAt(start), itemLines: items.map(lineAt) }]
+}
+
+/**
+ * How many keys the objects of a parsed value hold; NaN when one is `__proto__`. JSON.parse keeps one
+ * key of each repeated one, so this is fewer than the text's keys exactly when a key repeats: one
+ * count instead of a set of keys per object. An explicit stack: a deeply nested text must not
+ * overflow the call stack.
+ */
+function keysKept(value: unknown): number {
+  let keys = 0
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (typeof next !== 'object' || next === null) continue
+    if (Array.isArray(next)) {
+      for (const item of next) if (typeof item === 'object' && item !== null) stack.push(item)
+      continue
+    }
+    for (const key in next) {
+      if (key === '__proto__') return NaN
+      keys++
+      const item = (next as Record<string, unknown>)[key]
+      if (typeof item === 'object' && item !== null) stack.push(item)
+    }
+  }
+  return keys
 }
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 }
 
-interface Frame {
-  /** the keys seen so far, for an object; undefined for an array */
-  keys: Set<string> | undefined
-  /** an object's next string is a key (after `{` or `,`) */
-  expectKey: boolean
-  /** this array is the value of the root object's `items`: record where each object item starts */
-  items: boolean
-}
-
 /**
- * The offsets of the objects in the root object's `items` array; undefined when a key repeats in an
- * object or is `__proto__`. The text from `start` is valid JSON (JSON.parse read it).
+ * The offsets of the values in the root object's `items` array, and how many keys the text holds: in
+ * JSON every `:` outside a string ends a key. The text from `start` is valid JSON (JSON.parse read it),
+ * so whitespace is all that sits between tokens.
  */
-function scanJson(text: string, start: number): number[] | undefined {
+function scanJson(text: string, start: number): { items: number[]; keys: number } {
   const items: number[] = []
-  const stack: Frame[] = []
-  let lastRootKey = ''
-  // inside the items array, after `[` or `,`: the next value is an item
+  let keys = 0
+  let depth = 0
+  const rootIsObject = text.charCodeAt(start) === 0x7b
+  // at depth 1 of the root object, after `{` or `,`: the next string is a root key
+  let rootKeyNext = false
+  let rootKey = ''
+  // the array at depth 2 is the root object's `items`
+  let inItems = false
+  // in that array, after `[` or `,`: the next value is an item
   let itemNext = false
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (itemNext && !isSpace(c)) {
+    if (isSpace(c)) continue
+    if (itemNext) {
       if (c !== 0x5d /* ] */) items.push(i)
       itemNext = false
     }
-    if (c === 0x22 /* " */) {
-      const end = stringEnd(text, i)
-      const top = stack.at(-1)
-      if (top?.keys !== undefined && top.expectKey) {
-        const raw = text.slice(i + 1, end)
-        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw
-        if (key === '__proto__' || top.keys.has(key)) return undefined
-        top.keys.add(key)
-        top.expectKey = false
-        if (stack.length === 1) lastRootKey = key
+    switch (c) {
+      case 0x22 /* " */: {
+        const end = stringEnd(text, i)
+        if (rootKeyNext) {
+          const raw = text.slice(i + 1, end)
+          rootKey = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw
+          rootKeyNext = false
+        }
+        i = end
+        break
       }
-      i = end
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      const parent = stack.at(-1)
-      const isItems =
-        c === 0x5b && stack.length === 1 && parent?.keys !== undefined && lastRootKey === 'items'
-      stack.push({
-        keys: c === 0x7b ? new Set() : undefined,
-        expectKey: c === 0x7b,
-        items: isItems
-      })
-      itemNext = isItems
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      stack.pop()
-    } else if (c === 0x2c /* , */) {
-      const top = stack.at(-1)
-      if (top?.keys !== undefined) top.expectKey = true
-      itemNext = top?.items === true
+      case 0x3a /* : */:
+        keys++
+        break
+      case 0x7b /* { */:
+        depth++
+        rootKeyNext = depth === 1
+        break
+      case 0x5b /* [ */:
+        depth++
+        if (depth === 2 && rootIsObject && rootKey === 'items') inItems = itemNext = true
+        break
+      case 0x7d /* } */:
+      case 0x5d /* ] */:
+        if (depth === 2) inItems = false
+        depth--
+        break
+      case 0x2c /* , */:
+        rootKeyNext = depth === 1 && rootIsObject
+        itemNext = depth === 2 && inItems
+        break
     }
   }
-  return items
+  return { items, keys }
 }
 
 /** The offset of the quote that closes the string opening at `open`. */

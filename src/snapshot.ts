@@ -120,10 +120,10 @@ export async function runSnapshot(settings: Settings, cwd: string): Promise<Repo
   const options = { conditions: settings.conditions, strict: settings.strict, final: false }
   const notes = new Set<string>()
   const objects = docs.map((d) => d.object)
-  // ages count from the dump's own newest timestamp: when it is read says nothing about the cluster
-  const newest = newestTimestamp(objects)
+  const now = newestTimestamp(objects)
   const explain = {
-    ...(newest ? { now: newest, clock: 'dump' as const } : {}),
+    // ages count from the dump's own newest timestamp: when it is read says nothing about the cluster
+    ...(now ? { now, clock: 'dump' as const } : {}),
     // the same namespace the judged Routes take, so no Route is mistaken for another (or for itself)
     routes: objects
       .filter(isRouteObject)

@@ -77,6 +77,18 @@ function grantFrom(grant: Grant, route: RouteObject): boolean {
   )
 }
 
+/** "HTTPRoute\0team-a": the Routes of one kind and namespace, as grants admit them. */
+export const grantSource = (route: RouteObject): string =>
+  `${route.kind}\u0000${route.metadata.namespace}`
+
+/** The grantSource of every Route the grant admits (grantFrom true), for an index by it. */
+export function grantSources(object: KubeObject): Set<string> {
+  const sources = readGrant(object)
+    .from.filter((f) => f.group === GATEWAY_GROUP)
+    .map((f) => `${f.kind}\u0000${f.namespace}`)
+  return new Set(sources)
+}
+
 function grantTo(grant: Grant, ref: BackendRef): boolean {
   return grant.to.some(
     (t) =>
@@ -90,11 +102,12 @@ export function grantFor(
   route: RouteObject,
   ref: BackendRef
 ): KubeObject | undefined {
-  return grants
-    .map(readGrant)
-    .find(
-      (g) => g.object.metadata.namespace === ref.namespace && grantFrom(g, route) && grantTo(g, ref)
-    )?.object
+  for (const object of grants) {
+    if (object.metadata.namespace !== ref.namespace) continue
+    const grant = readGrant(object)
+    if (grantFrom(grant, route) && grantTo(grant, ref)) return object
+  }
+  return undefined
 }
 
 /** How a Service backendRef resolves against the Service it names (undefined: none of that name). */

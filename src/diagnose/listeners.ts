@@ -60,18 +60,19 @@ export function admission(
   const gatewayNamespace = gateway.metadata.namespace ?? ''
   const status = listenerStatusesOf(gateway).find((s) => s.name === listener.name)
   const result: Admission = { listener, namespace: 'ok', kind: 'ok', why: [], labelChanges: [] }
-  const label = `Listener ${describeListener(listener)}`
+  // spelled only for a why: predict admits thousands of Routes, nearly all without one
+  const label = (): string => `Listener ${describeListener(listener)}`
   if (listener.from === 'Same' && routeNamespace !== gatewayNamespace) {
     result.namespace = 'refused'
     result.why.push(
-      `${label} admits Routes from namespace ${gatewayNamespace} only (from: Same); the ${route.kind} is in ${routeNamespace}.`
+      `${label()} admits Routes from namespace ${gatewayNamespace} only (from: Same); the ${route.kind} is in ${routeNamespace}.`
     )
   } else if (listener.from === 'Selector') {
     const namespace = findNamespace(world, routeNamespace)
     if (!namespace) {
       result.namespace = 'unknown'
       result.why.push(
-        `${label} admits namespaces matching ${describeSelector(listener.selector)}; the labels of namespace ${routeNamespace} could not be read.`
+        `${label()} admits namespaces matching ${describeSelector(listener.selector)}; the labels of namespace ${routeNamespace} could not be read.`
       )
     } else {
       const check = checkSelector(listener.selector, namespaceLabels(namespace))
@@ -79,20 +80,20 @@ export function admission(
         result.namespace = 'refused'
         result.labelChanges = check.labelChanges
         result.why.push(
-          `${label} admits namespaces matching ${describeSelector(listener.selector)}; namespace ${routeNamespace} does not match: ${check.unmet.join('; ')}.`
+          `${label()} admits namespaces matching ${describeSelector(listener.selector)}; namespace ${routeNamespace} does not match: ${check.unmet.join('; ')}.`
         )
       }
     }
   } else if (listener.from !== 'Same' && listener.from !== 'All') {
     result.why.push(
-      `${label} has allowedRoutes.namespaces.from: ${listener.from}, which is not All, Same or Selector.`
+      `${label()} has allowedRoutes.namespaces.from: ${listener.from}, which is not All, Same or Selector.`
     )
   }
   const accepted = status ? conditionOf(status.conditions, 'Accepted') : undefined
   if (accepted?.status === 'False') {
     result.refusedBy = accepted.reason ?? 'Accepted=False'
     result.why.push(
-      `${label} was refused by its controller (Accepted=False, ${result.refusedBy}${accepted.message ? `: ${accepted.message}` : ''}), so it admits no Route.`
+      `${label()} was refused by its controller (Accepted=False, ${result.refusedBy}${accepted.message ? `: ${accepted.message}` : ''}), so it admits no Route.`
     )
   }
   const kinds = listenerKinds(listener, status)
@@ -103,7 +104,7 @@ export function admission(
       // a refused listener's empty supportedKinds follows from the refusal: no second cause
       if (result.refusedBy === undefined || kinds.length > 0)
         result.why.push(
-          `${label} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
+          `${label()} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
         )
     }
   }

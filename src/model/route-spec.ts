@@ -236,7 +236,10 @@ function readRules(route: RouteObject): Rule[] {
   return (arrayField(route.spec, 'rules') ?? []).map((raw, index) => {
     const filters: Filter[] = []
     const backendRefs: BackendRef[] = []
-    for (const [f, rawFilter] of (arrayField(raw, 'filters') ?? []).entries()) {
+    // index loops, not entries(): an iterator and a pair per element, for every Route of a dump
+    const rawFilters = arrayField(raw, 'filters') ?? []
+    for (let f = 0; f < rawFilters.length; f++) {
+      const rawFilter = rawFilters[f]
       const filter = readFilter(rawFilter, `rule ${index} filter ${f}`)
       if (!filter) continue
       filters.push(filter)
@@ -249,11 +252,14 @@ function readRules(route: RouteObject): Rule[] {
       )
       if (mirrored) backendRefs.push(mirrored)
     }
-    for (const [b, rawRef] of (arrayField(raw, 'backendRefs') ?? []).entries()) {
+    const rawRefs = arrayField(raw, 'backendRefs') ?? []
+    for (let b = 0; b < rawRefs.length; b++) {
+      const rawRef = rawRefs[b]
       const ref = readBackendRef(rawRef, `rule ${index} backendRef ${b}`, index, namespace)
       if (ref) backendRefs.push(ref)
-      for (const [f, rawFilter] of (arrayField(rawRef, 'filters') ?? []).entries()) {
-        const filter = readFilter(rawFilter, `rule ${index} backendRef ${b} filter ${f}`)
+      const refFilters = arrayField(rawRef, 'filters') ?? []
+      for (let f = 0; f < refFilters.length; f++) {
+        const filter = readFilter(refFilters[f], `rule ${index} backendRef ${b} filter ${f}`)
         if (filter) filters.push(filter)
       }
     }

@@ -253,7 +253,7 @@ const ATTENTION: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pendin
 export function predict(input: PredictInput): PredictReport {
   const cluster = input.cluster.map((d) => d.object)
   const layered = overlay(cluster, input.manifests, input.settings.namespace)
-  const clusterOnly = index(overlay(cluster, []).objects, input.source.complete)
+  const clusterOnly = index(layered.cluster, input.source.complete)
   const required = input.settings.conditions
   const calibration = calibrate(clusterOnly, required)
   const run: Run = {

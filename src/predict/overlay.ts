@@ -2,6 +2,7 @@
 // the cluster's object of the same group, kind, namespace and name. Indexed once by kind, namespace and
 // name, so predicting thousands of Routes never scans a list per lookup.
 import type { ManifestDocument } from '../cluster/types.ts'
+import { grantSource, grantSources } from '../diagnose/backends.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { IgnoredDocument, KubeObject, RouteObject, World } from '../model/types.ts'
@@ -86,7 +87,8 @@ export interface Objects {
   gatewayClass: (name: string) => KubeObject | undefined
   namespace: (name: string) => KubeObject | undefined
   service: (namespace: string, name: string) => KubeObject | undefined
-  grantsIn: (namespace: string) => KubeObject[]
+  /** the ReferenceGrants in `namespace` that admit the Route's kind and namespace, in order */
+  grantsFor: (namespace: string, route: RouteObject) => KubeObject[]
   /** whether the source lists every object of this kind, so an absent one is really absent */
   complete: (kind: NeededKind) => boolean
 }
@@ -118,8 +120,13 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
     ;(world[array] ??= []).push(object)
     byKey.set(key(object.kind, object.metadata.namespace, object.metadata.name), object)
     if (object.kind === 'ReferenceGrant') {
-      const ns = object.metadata.namespace ?? ''
-      grants.set(ns, [...(grants.get(ns) ?? []), object])
+      // by namespace and the Routes admitted: a namespace may hold a grant for each other one
+      for (const source of grantSources(object)) {
+        const k = `${object.metadata.namespace ?? ''}\u0000${source}`
+        const list = grants.get(k)
+        if (list) list.push(object)
+        else grants.set(k, [object])
+      }
     }
   }
   const completeKinds = new Set(complete)
@@ -134,7 +141,7 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
     gatewayClass: (name) => byKey.get(key('GatewayClass', undefined, name)),
     namespace: (name) => byKey.get(key('Namespace', undefined, name)),
     service: (namespace, name) => byKey.get(key('Service', namespace, name)),
-    grantsIn: (namespace) => grants.get(namespace) ?? [],
+    grantsFor: (namespace, route) => grants.get(`${namespace}\u0000${grantSource(route)}`) ?? [],
     complete: (kind) => completeKinds.has(kind)
   }
 }
@@ -142,6 +149,8 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
 export interface Overlay {
   /** cluster objects with the manifests' in their place */
   objects: KubeObject[]
+  /** the cluster objects alone (each key once, as in objects): what calibration reads */
+  cluster: KubeObject[]
   /** the Routes of the manifests, with their file and line: the ones predicted */
   routes: { route: RouteObject; file: string; line: number }[]
   /** Gateways the manifests create that the cluster does not hold: "namespace/name" */
@@ -161,6 +170,7 @@ export function overlay(
 ): Overlay {
   const merged = new Map<string, KubeObject>()
   for (const object of cluster) if (wellFormed(object)) merged.set(objectKey(object), object)
+  const clusterOnly = [...merged.values()]
   const routes: Overlay['routes'] = []
   const newGateways = new Set<string>()
   const ignored: IgnoredDocument[] = []
@@ -191,5 +201,5 @@ export function overlay(
     merged.set(k, object)
     if (isRouteObject(object)) routes.push({ route: object, file: doc.file, line: doc.line })
   }
-  return { objects: [...merged.values()], routes, newGateways, ignored }
+  return { objects: [...merged.values()], cluster: clusterOnly, routes, newGateways, ignored }
 }

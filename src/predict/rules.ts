@@ -298,21 +298,19 @@ function predictBackend(
       why: `${described} is not a core Service; ${kinds ? `${controller?.name ?? 'the controller'} takes that kind, and` : 'whether the controller takes it is not known, and'} predict cannot check the object it names.`
     }
   }
-  if (ref.namespace !== route.metadata.namespace) {
-    if (
-      !objects.complete('ReferenceGrant') &&
-      !grantFor(objects.grantsIn(ref.namespace), route, ref)
-    )
-      return {
-        why: `${described} is in another namespace; ${addToDump('ReferenceGrant')}.`,
-        needs: 'ReferenceGrant'
-      }
-    if (!grantFor(objects.grantsIn(ref.namespace), route, ref)) {
-      return {
-        reason: 'RefNotPermitted',
-        message: `${described} is in namespace ${ref.namespace}, and no ReferenceGrant there permits ${route.kind} from ${route.metadata.namespace} to reference it.`
-      }
-    }
+  if (
+    ref.namespace !== route.metadata.namespace &&
+    !grantFor(objects.grantsFor(ref.namespace, route), route, ref)
+  ) {
+    return objects.complete('ReferenceGrant')
+      ? {
+          reason: 'RefNotPermitted',
+          message: `${described} is in namespace ${ref.namespace}, and no ReferenceGrant there permits ${route.kind} from ${route.metadata.namespace} to reference it.`
+        }
+      : {
+          why: `${described} is in another namespace; ${addToDump('ReferenceGrant')}.`,
+          needs: 'ReferenceGrant'
+        }
   }
   const service = objects.service(ref.namespace, ref.name)
   if (!service && !objects.complete('Service'))

@@ -32,21 +32,23 @@ export function renderJson(report: AnyReport): string {
 export function publicReport<R extends AnyReport>(report: R): R {
   const bare = (answer: ProbeAnswer | undefined): ProbeAnswer | undefined =>
     answer && omit(answer, ['excerpt', 'allHeaders'])
+  const hasAnswers = ({ probe }: AnyParentResult): boolean =>
+    probe !== undefined && (probe.last !== undefined || probe.noRoute !== undefined)
+  const publicParent = (parent: AnyParentResult): AnyParentResult => {
+    const probe = parent.probe
+    if (!probe || !hasAnswers(parent)) return parent
+    const last = bare(probe.last)
+    const noRoute = bare(probe.noRoute)
+    return { ...parent, probe: { ...probe, ...(last && { last }), ...(noRoute && { noRoute }) } }
+  }
+  // a Route without answers is shown as it is: no copy of each of thousands of Routes
   return {
     ...report,
-    routes: report.routes.map((route) => ({
-      ...route,
-      parents: route.parents.map((parent) => {
-        const probe = parent.probe
-        if (!probe || (probe.last === undefined && probe.noRoute === undefined)) return parent
-        const last = bare(probe.last)
-        const noRoute = bare(probe.noRoute)
-        return {
-          ...parent,
-          probe: { ...probe, ...(last && { last }), ...(noRoute && { noRoute }) }
-        }
-      })
-    }))
+    routes: report.routes.map((route) =>
+      route.parents.some(hasAnswers)
+        ? { ...route, parents: route.parents.map(publicParent) }
+        : route
+    )
   }
 }
 

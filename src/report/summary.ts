@@ -60,12 +60,9 @@ function rank(route: AnyRouteResult): number {
   return hasWarnings(route) ? 2 : 3
 }
 
-function allProblems(route: AnyRouteResult): Problem[] {
-  return [...(route.problems ?? []), ...route.parents.flatMap((parent) => parent.problems)]
-}
-
+// no array of problems: the summary's ordering asks this of every Route many times
 function hasWarnings(route: AnyRouteResult): boolean {
-  return allProblems(route).length > 0
+  return (route.problems?.length ?? 0) > 0 || route.parents.some((p) => p.problems.length > 0)
 }
 
 function routeIcon(route: AnyRouteResult): string {
