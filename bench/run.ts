@@ -2,6 +2,8 @@
 // cluster:up). Prints one table and writes every number to bench/results.json. `--smoke` runs each
 // figure small (100 Routes) for the integration test; `--out FILE` writes the JSON elsewhere.
 // `--offline [--trials N]` times only the commands that touch no cluster (bench/offline.ts).
+// `--only latency [--trials N]` runs only the reaction and one-Route RSS figures and writes nothing,
+// the loop for working on the reaction without the minutes the scale figures take.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
@@ -16,13 +18,20 @@ import {
   type ClusterEnv
 } from '../test/cluster/env.ts'
 import { AdminApi } from './api.ts'
-import { warmKubectl, type BenchContext } from './context.ts'
+import { warmKubectl, type BenchContext, type Tool } from './context.ts'
 import { Fixture } from './fixture.ts'
 import { benchOffline } from './offline.ts'
 import { measureLatency } from './latency.ts'
 import { requireGnuTime } from './process.ts'
 import { CountingProxy } from './proxy.ts'
-import { checkBudgets, renderTable, type Machine, type Results } from './report.ts'
+import {
+  checkBudgets,
+  median,
+  percentile,
+  renderTable,
+  type Machine,
+  type Results
+} from './report.ts'
 import { measureScale, type ScaleResult } from './scale.ts'
 import { measureSnapshot } from './snapshot.ts'
 import { measureCommandStartup, measureStartup } from './startup.ts'
@@ -99,11 +108,21 @@ function prerequisites(): { env: ClusterEnv; kubectl: string } {
   return { env, kubectl }
 }
 
-export async function bench(argv: string[], log: (line: string) => void): Promise<Results> {
-  const p = plan(argv)
-  const { env, kubectl } = prerequisites()
-  const started = performance.now()
-  const startedAt = new Date().toISOString()
+interface Opened {
+  ctx: BenchContext
+  /** a scratch directory removed at the end */
+  work: string
+  /** the bench's namespaces, deleted at the end with everything in them */
+  namespaces: string[]
+}
+
+/** The proxy, the fixture and the bench's namespaces around `body`, all removed after it. */
+async function withBench<T>(
+  env: ClusterEnv,
+  kubectl: string,
+  log: (line: string) => void,
+  body: (opened: Opened) => Promise<T>
+): Promise<T> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'route-gate-bench-'))
   const api = new AdminApi(env.kubeconfig)
   const proxy = await CountingProxy.start(api)
@@ -121,13 +140,29 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     log
   }
   await mkdir(ctx.home)
-  let namespaces: string[] = []
+  const opened: Opened = { ctx, work, namespaces: [] }
   try {
-    const before = await machine(api, kubectl)
     await warmKubectl(ctx)
-    namespaces = await fixture.namespaces(NAMESPACES)
+    opened.namespaces = await fixture.namespaces(NAMESPACES)
     log(`run ${fixture.runId}: ${NAMESPACES} namespaces bench-${fixture.runId}-*`)
+    return await body(opened)
+  } finally {
+    await fixture.deleteRoutes(undefined, opened.namespaces).catch(() => {})
+    await fixture.deleteNamespaces(opened.namespaces).catch(() => {})
+    await proxy.close()
+    api.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}
 
+export async function bench(argv: string[], log: (line: string) => void): Promise<Results> {
+  const p = plan(argv)
+  const { env, kubectl } = prerequisites()
+  const started = performance.now()
+  const startedAt = new Date().toISOString()
+  return withBench(env, kubectl, log, async ({ ctx, work, namespaces }) => {
+    const { fixture } = ctx
+    const before = await machine(ctx.api, kubectl)
     const [latencyRoute] = await fixture.createRoutes('latency', 1, namespaces)
     const commands = await measureCommandStartup(ctx, p.commandTrials)
     log('offline commands measured')
@@ -175,13 +210,35 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     const results: Results = { ...partial, budgets: checkBudgets(partial) }
     await writeFile(p.out, JSON.stringify(results, null, 2) + '\n')
     return results
-  } finally {
-    await fixture.deleteRoutes(undefined, namespaces).catch(() => {})
-    await fixture.deleteNamespaces(namespaces).catch(() => {})
-    await proxy.close()
-    api.close()
-    await rm(work, { recursive: true, force: true })
-  }
+  })
+}
+
+/** `--only latency`: the reaction and one-Route RSS figures alone, as a table; nothing written. */
+export async function benchLatency(argv: string[], log: (line: string) => void): Promise<string> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { only: { type: 'string' }, trials: { type: 'string', default: '20' } }
+  })
+  if (values.only !== 'latency')
+    throw new Error('--only takes latency, the one figure it can run alone')
+  const trials = Number(values.trials)
+  if (!Number.isInteger(trials) || trials < 1) throw new Error('--trials takes a whole number')
+  const { env, kubectl } = prerequisites()
+  const loadBefore = os.loadavg()
+  const result = await withBench(env, kubectl, log, async ({ ctx, namespaces }) => {
+    const [route] = await ctx.fixture.createRoutes('latency', 1, namespaces)
+    return measureLatency(ctx, route!, trials)
+  })
+  const loadAfter = os.loadavg()
+  const cell = (tool: Tool): string =>
+    `${Math.round(median(result.latency[tool]))} / ${Math.round(percentile(result.latency[tool], 90))} ms, ${Math.round(median(result.peakRssMb[tool]))} MB`
+  const load = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' ')
+  return [
+    `reaction median / p90, peak RSS median, ${trials} trials each`,
+    `route-gate:   ${cell('route-gate')}`,
+    `kubectl wait: ${cell('kubectl wait')}`,
+    `load average ${load(loadBefore)} before, ${load(loadAfter)} after`
+  ].join('\n')
 }
 
 if (import.meta.main) {
@@ -192,7 +249,9 @@ if (import.meta.main) {
   const argv = process.argv.slice(2)
   const table = argv.includes('--offline')
     ? benchOffline(argv, log)
-    : bench(argv, log).then(renderTable)
+    : argv.includes('--only')
+      ? benchLatency(argv, log)
+      : bench(argv, log).then(renderTable)
   table.then(
     (text) => process.stdout.write(`${text}\n`),
     (error: unknown) => {

@@ -1,6 +1,6 @@
-// One place that understands how client-node and undici fail, so every caller can tell a transient
-// fault (retry it) from a permanent one (report it), and every message names host, verb, resource and
-// namespace without ever carrying a credential.
+// One place that understands how client-node and Node's HTTP client fail, so every caller can tell a
+// transient fault (retry it) from a permanent one (report it), and every message names host, verb,
+// resource and namespace without ever carrying a credential.
 import { ApiException } from '@kubernetes/client-node'
 import { ClusterError, InputError } from '../errors.ts'
 import { withoutUserinfo } from './secrets.ts'
@@ -54,12 +54,7 @@ const TRANSIENT_SOCKET_CODES = new Set([
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED'
+  'EAI_AGAIN'
 ])
 
 const SOCKET_DESCRIPTIONS: Record<string, string> = {
@@ -67,8 +62,7 @@ const SOCKET_DESCRIPTIONS: Record<string, string> = {
   ECONNRESET: 'connection reset',
   ENOTFOUND: 'host not found',
   ETIMEDOUT: 'connection timed out',
-  EAI_AGAIN: 'DNS lookup failed',
-  UND_ERR_SOCKET: 'connection closed by the server'
+  EAI_AGAIN: 'DNS lookup failed'
 }
 
 export function parseStatusBody(body: unknown): V1StatusLike | undefined {
@@ -148,12 +142,6 @@ function faultOf(error: unknown): Fault {
           transient: false
         }
       }
-    }
-    if (
-      error.name === 'TypeError' &&
-      (error.message === 'fetch failed' || error.message === 'terminated')
-    ) {
-      return { message: 'network error', transient: true }
     }
     return { message: error.message, transient: false }
   }

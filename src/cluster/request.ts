@@ -1,16 +1,15 @@
-// A small generic request helper on client-node's own transport (authentication, TLS, proxies and
-// exec plugins all come from the KubeConfig). Used instead of the generated API classes because it
-// sends bodies as is (the typed classes and KubernetesObjectApi drop fields their models do not
-// know), returns JSON as received (plain objects, no model instances with Date fields), works the same
-// for core (/api/v1) and grouped (/apis/...) paths, and gives every call one timeout. Watches read
-// their stream here too (`stream`): lines up to a length limit, given up after a silence limit.
-import {
-  ApiException,
-  IsomorphicFetchHttpLibrary,
-  RequestContext,
-  type HttpMethod,
-  type KubeConfig
-} from '@kubernetes/client-node'
+// A small generic request helper on Node's own HTTP client, with the KubeConfig's TLS material,
+// authentication and proxy (client-node's public applyToHTTPSOptions: exec plugins and auth-providers
+// included). Used instead of the generated API classes because it sends bodies as is (the typed
+// classes and KubernetesObjectApi drop fields their models do not know), returns JSON as received
+// (plain objects, no model instances with Date fields), works the same for core (/api/v1) and grouped
+// (/apis/...) paths, and gives every call one timeout. Not client-node's fetch transport: that builds
+// a new connection pool, so a new TLS handshake and socket, for every request (a one-Route gate held
+// twelve open); here requests share keep-alive connections. Watches read their stream here too
+// (`stream`): lines up to a length limit, given up after a silence limit.
+import http from 'node:http'
+import https from 'node:https'
+import { ApiException, type KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
 import { describeFault, faultCode, type Fault } from './errors.ts'
 
@@ -61,7 +60,7 @@ const LINE_HEAD_BYTES = 64 * 1024
  * not grow one line until memory runs out.
  */
 async function readLines(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   maxLineBytes: number,
   onChunk: () => void,
   onLine: (line: string) => void,
@@ -97,6 +96,8 @@ async function readLines(
   if (pendingBytes > 0) onLine(take(new Uint8Array()))
 }
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
 export interface RequestOptions {
   query?: Query
   /** serialized as JSON (JSON is valid YAML, so this also serves application/apply-patch+yaml) */
@@ -106,6 +107,9 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
+/** What applyToHTTPSOptions puts on a request: TLS material, headers, basic auth, an agent. */
+type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
+
 /**
  * How long a server that never answered may refuse or drop connections before the run ends (with
  * retry.ts's backoff, the run ends 3.5-7 s after the first attempt): a wrong address or a cluster
@@ -114,8 +118,42 @@ export interface RequestOptions {
  */
 export const FIRST_CONTACT_MS = 3_000
 
+const present = <T>(value: T | undefined): value is T => value !== undefined
+
+/**
+ * The failure to report: once `signal` has aborted, its reason (a TimeoutError for a timeout), not
+ * the AbortError or reset socket that the HTTP client shows for it.
+ */
+function reasonIf(signal: AbortSignal, error: unknown): Error {
+  const reason: unknown = signal.aborted ? signal.reason : error
+  return reason instanceof Error ? reason : new Error(String(reason))
+}
+
+function apiException(
+  status: number,
+  body: string,
+  headers: http.IncomingHttpHeaders
+): ApiException<string> {
+  const flat = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : (value ?? '')
+    ])
+  )
+  return new ApiException(status, `HTTP ${status}`, body, flat)
+}
+
 export class ApiRequester {
-  private readonly http = new IsomorphicFetchHttpLibrary()
+  /**
+   * Keep-alive connections shared by every request. Node's agent keeps one pool per TLS material
+   * (CA, client certificate and key, server name…), so an exec plugin's new certificate gets new
+   * connections. A kubeconfig proxy-url uses the proxy agent client-node builds instead.
+   */
+  private readonly agents = {
+    'https:': new https.Agent({ keepAlive: true }),
+    'http:': new http.Agent({ keepAlive: true })
+  }
+  private readonly proxied: boolean
   /** some request got an HTTP answer: transport faults from now on are worth retrying */
   private contacted = false
   private firstSentAt: number | undefined
@@ -135,10 +173,17 @@ export class ApiRequester {
     /** "https://host:port (context name)", for the one line that says where a first contact failed */
     private readonly description = server,
     private readonly firstContactMs = FIRST_CONTACT_MS
-  ) {}
+  ) {
+    this.proxied = Boolean(kubeConfig.getCurrentCluster()?.proxyUrl)
+    closing?.addEventListener(
+      'abort',
+      () => Object.values(this.agents).forEach((agent) => agent.destroy()),
+      { once: true }
+    )
+  }
 
   /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
-  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
     this.firstSentAt ??= Date.now()
     try {
       const body = await this.send<T>(method, path, options)
@@ -173,42 +218,67 @@ export class ApiRequester {
     )
   }
 
-  private async send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
-    const context = await this.prepare(method, path, options)
+  private async send<T>(method: Method, path: string, options: RequestOptions): Promise<T> {
     const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
-    context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
-    const response = await this.http.send(context).toPromise()
-    const text = await this.readBody(response.body, `${method} ${path}`)
-    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
-      throw new ApiException(
-        response.httpStatusCode,
-        `HTTP ${response.httpStatusCode}`,
-        text,
-        response.headers
-      )
-    }
+    const signal = AbortSignal.any(signals.filter(present))
+    const response = await this.open(method, path, { ...options, signal })
+    const text = await this.readBody(response, `${method} ${path}`, signal)
+    const status = response.statusCode ?? 0
+    if (status < 200 || status > 299) throw apiException(status, text, response.headers)
     return JSON.parse(text) as T
   }
 
-  /** The request with its URL, headers, body and the KubeConfig's authentication and TLS. */
-  private async prepare(
-    method: HttpMethod,
+  /**
+   * Sends the request with the KubeConfig's authentication and TLS; resolves with the answer once
+   * its headers have arrived.
+   */
+  private async open(
+    method: Method,
     path: string,
-    options: RequestOptions
-  ): Promise<RequestContext> {
+    options: RequestOptions & { signal: AbortSignal }
+  ): Promise<http.IncomingMessage> {
     const url = new URL(this.server.replace(/\/+$/, '') + path)
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value))
     }
-    const context = new RequestContext(url.toString(), method)
-    context.setHeaderParam('Accept', 'application/json')
-    context.setHeaderParam('User-Agent', 'route-gate')
-    if (options.body !== undefined) {
-      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json')
-      context.setBody(JSON.stringify(options.body))
+    const applied: Applied = { headers: {} }
+    await this.kubeConfig.applyToHTTPSOptions(applied)
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const headers: http.OutgoingHttpHeaders = {
+      ...applied.headers,
+      Accept: 'application/json',
+      'User-Agent': 'route-gate'
     }
-    await this.kubeConfig.applySecurityAuthentication(context)
-    return context
+    if (body !== undefined) {
+      headers['Content-Type'] = options.contentType ?? 'application/json'
+      headers['Content-Length'] = Buffer.byteLength(body)
+    }
+    const protocol = url.protocol === 'http:' ? 'http:' : 'https:'
+    const agent = this.proxied ? applied.agent : this.agents[protocol]
+    const client = protocol === 'http:' ? http : https
+    const { signal } = options
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        reject(reasonIf(signal, undefined))
+        return
+      }
+      // Aborting ends the request only until its answer has arrived whole: by then keep-alive may
+      // have handed the socket on to another request, which destroying this one would break.
+      let answer: http.IncomingMessage | undefined
+      const request = client.request(url, { ...applied, agent, method, headers }, (response) => {
+        answer = response
+        response.once('close', done)
+        resolve(response)
+      })
+      const onAbort = (): void => {
+        if (answer?.complete !== true) request.destroy(reasonIf(signal, undefined))
+      }
+      const done = (): void => signal.removeEventListener('abort', onAbort)
+      signal.addEventListener('abort', onAbort, { once: true })
+      request.once('close', done)
+      request.on('error', (error) => reject(reasonIf(signal, error)))
+      request.end(body)
+    })
   }
 
   /**
@@ -219,7 +289,6 @@ export class ApiRequester {
    * transport's error.
    */
   async stream(path: string, options: StreamOptions): Promise<void> {
-    const context = await this.prepare('GET', path, { query: options.query })
     const idle = new AbortController()
     let timer: NodeJS.Timeout | undefined
     const heard = (): void => {
@@ -227,29 +296,24 @@ export class ApiRequester {
       timer = setTimeout(() => idle.abort(timeoutError()), options.idleMs)
       timer.unref()
     }
-    const signals = [idle.signal, options.signal, this.closing]
-    context.setSignal(AbortSignal.any(signals.filter((s) => s !== undefined)))
+    const signal = AbortSignal.any([idle.signal, options.signal, this.closing].filter(present))
     heard()
     try {
-      const response = await this.http.send(context).toPromise()
-      if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
-        const text = await this.readBody(response.body, `GET ${path}`)
-        throw new ApiException(
-          response.httpStatusCode,
-          `HTTP ${response.httpStatusCode}`,
-          text,
-          response.headers
-        )
+      const response = await this.open('GET', path, { query: options.query, signal })
+      const status = response.statusCode ?? 0
+      if (status < 200 || status > 299) {
+        const text = await this.readBody(response, `GET ${path}`, signal)
+        throw apiException(status, text, response.headers)
       }
       heard()
       options.onOpen?.()
-      const body = response.body.stream()
-      if (body === null) return
       const maxLineBytes = options.maxLineBytes ?? MAX_WATCH_LINE_BYTES
-      await readLines(body, maxLineBytes, heard, options.onLine, (head) => {
+      await readLines(response, maxLineBytes, heard, options.onLine, (head) => {
         return new ClusterError(
           `${this.server} sent a watch event longer than ${maxLineBytes} bytes (${describeObject(head, path)}), the most route-gate reads; an object that large is no Route a controller keeps: check what writes it, or gate fewer Routes per watch (selector, namespace)`
         )
+      }).catch((error: unknown) => {
+        throw reasonIf(signal, error)
       })
     } catch (error) {
       if (idle.signal.aborted && !(error instanceof ClusterError)) throw timeoutError()
@@ -261,22 +325,25 @@ export class ApiRequester {
 
   /** The body as text, read up to the byte limit: what the server sends is not trusted to end. */
   private async readBody(
-    body: { text(): Promise<string>; stream?: () => ReadableStream<Uint8Array> | null },
-    request: string
+    body: AsyncIterable<Uint8Array>,
+    request: string,
+    signal: AbortSignal
   ): Promise<string> {
-    const stream = body.stream?.()
-    if (!stream) return body.text()
     const decoder = new TextDecoder()
     let text = ''
     let bytes = 0
-    for await (const chunk of stream) {
-      bytes += chunk.byteLength
-      if (bytes > this.maxResponseBytes) {
-        throw new ClusterError(
-          `${this.server} sent more than ${this.maxResponseBytes} bytes in answer to ${request}, the most route-gate reads; the server or a proxy in front of it is broken`
-        )
+    try {
+      for await (const chunk of body) {
+        bytes += chunk.byteLength
+        if (bytes > this.maxResponseBytes) {
+          throw new ClusterError(
+            `${this.server} sent more than ${this.maxResponseBytes} bytes in answer to ${request}, the most route-gate reads; the server or a proxy in front of it is broken`
+          )
+        }
+        text += decoder.decode(chunk, { stream: true })
       }
-      text += decoder.decode(chunk, { stream: true })
+    } catch (error) {
+      throw reasonIf(signal, error)
     }
     return text + decoder.decode()
   }
@@ -291,7 +358,6 @@ function firstContactAdvice(code: string | undefined, server: string): string {
     case 'ECONNREFUSED':
       return `nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right`
     case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
       return `the connection was dropped: check for a proxy or firewall between this runner and the API server, and that the port serves HTTPS`
     default:
       return `check that this runner can reach ${host} (network, firewall, VPN) and that the kubeconfig's server address is right`

@@ -117,7 +117,9 @@ function apiserverArgs(dataDir: string, pki: Pki, port: number, etcdPort: number
     `--service-account-issuer=https://127.0.0.1:${port}/`,
     `--service-account-key-file=${pki.saPub}`,
     `--service-account-signing-key-file=${pki.saKey}`,
-    '--service-cluster-ip-range=10.0.0.0/24',
+    // a /24 filled after about three full integration runs on one long-lived plane (every fixture
+    // Service takes an address); a /16 keeps 10.0.0.1, the `kubernetes` Service in the certificate
+    '--service-cluster-ip-range=10.0.0.0/16',
     '--authorization-mode=RBAC',
     // no controller creates the `default` ServiceAccount, so admission would refuse every Pod
     '--disable-admission-plugins=ServiceAccount',

@@ -4,21 +4,15 @@
 //   addAuthenticator is asked only for users no built-in one claims (a user without exec and
 //   auth-provider), its header and client certificate reach a request, and what it throws reaches
 //   the caller as is; loadFromClusterAndUser plus applyToHTTPSOptions apply an auth-provider's token.
-// - request.ts (and so the watch): applySecurityAuthentication authenticates a RequestContext, and
-//   IsomorphicFetchHttpLibrary's answer body is a stream that gives what has arrived before the
-//   answer ends, and ends when the request's signal aborts.
+// - request.ts (and so the watch): applyToHTTPSOptions puts the context's TLS material (CA, client
+//   certificate and key, insecure-skip-tls-verify, tls-server-name) and authentication on Node
+//   request options, and for a proxy-url an agent that goes through the proxy.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  HttpMethod,
-  IsomorphicFetchHttpLibrary,
-  KubeConfig,
-  RequestContext,
-  type User
-} from '@kubernetes/client-node'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { FakeApiServer, openStream } from '../../helpers/fake-apiserver.ts'
+import https from 'node:https'
+import { KubeConfig, type User } from '@kubernetes/client-node'
+import { describe, expect, it } from 'vitest'
 
 type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0]
 
@@ -54,10 +48,10 @@ describe('client-node: authenticators', () => {
     const kubeConfig = config({})
     const authenticator = recording('u', 'Bearer custom-token-1234')
     kubeConfig.addAuthenticator(authenticator)
-    const context = new RequestContext('https://127.0.0.1:2/api', HttpMethod.GET)
-    await kubeConfig.applySecurityAuthentication(context)
+    const opts: https.RequestOptions = {}
+    await kubeConfig.applyToHTTPSOptions(opts)
     expect(authenticator.asked).toEqual(['u'])
-    expect(context.getHeaders().Authorization).toBe('Bearer custom-token-1234')
+    expect(opts.headers).toMatchObject({ Authorization: 'Bearer custom-token-1234' })
   })
 
   it('a built-in authenticator claims a user with exec first: why credentials.ts strips it', async () => {
@@ -82,12 +76,11 @@ describe('client-node: authenticators', () => {
         return Promise.reject(failure)
       }
     })
-    const context = new RequestContext('https://127.0.0.1:2/api', HttpMethod.GET)
-    await expect(kubeConfig.applySecurityAuthentication(context)).rejects.toBe(failure)
+    await expect(kubeConfig.applyToHTTPSOptions({})).rejects.toBe(failure)
     expect(given).toBe(stripped)
   })
 
-  it('a client certificate an authenticator sets gets a TLS dispatcher on the request', async () => {
+  it('a client certificate an authenticator sets reaches the request options', async () => {
     const kubeConfig = config({})
     kubeConfig.addAuthenticator({
       isAuthProvider: () => true,
@@ -99,9 +92,6 @@ describe('client-node: authenticators', () => {
     const opts: { cert?: unknown; key?: unknown } = {}
     await kubeConfig.applyToHTTPSOptions(opts)
     expect(opts).toMatchObject({ cert: 'CERT-PEM', key: 'KEY-PEM' })
-    const context = new RequestContext('https://127.0.0.1:2/api', HttpMethod.GET)
-    await kubeConfig.applySecurityAuthentication(context)
-    expect(context.getDispatcher()).toBeDefined()
   })
 
   it("loadFromClusterAndUser + applyToHTTPSOptions: an auth-provider's token in headers.Authorization", async () => {
@@ -139,34 +129,50 @@ describe('client-node: authenticators', () => {
   })
 })
 
-describe('client-node: the transport', () => {
-  let fake: FakeApiServer
-  beforeEach(async () => {
-    fake = await FakeApiServer.start()
-  })
-  afterEach(async () => {
-    await fake.close()
+describe('client-node: the transport options', () => {
+  it("applyToHTTPSOptions: the context's CA, client certificate and key, skip-verify and server name", async () => {
+    const kubeConfig = new KubeConfig()
+    kubeConfig.loadFromOptions({
+      clusters: [
+        {
+          name: 'c',
+          server: 'https://127.0.0.1:2',
+          caData: Buffer.from('CA-PEM').toString('base64'),
+          skipTLSVerify: true,
+          tlsServerName: 'api.example'
+        }
+      ],
+      users: [
+        {
+          name: 'u',
+          certData: Buffer.from('CERT-PEM').toString('base64'),
+          keyData: Buffer.from('KEY-PEM').toString('base64')
+        }
+      ],
+      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+      currentContext: 'ctx'
+    })
+    const opts: https.RequestOptions = {}
+    await kubeConfig.applyToHTTPSOptions(opts)
+    expect(opts.ca).toEqual(Buffer.from('CA-PEM'))
+    expect(opts.cert).toEqual(Buffer.from('CERT-PEM'))
+    expect(opts.key).toEqual(Buffer.from('KEY-PEM'))
+    expect(opts.rejectUnauthorized).toBe(false)
+    expect(opts.servername).toBe('api.example')
   })
 
-  it('IsomorphicFetchHttpLibrary: the body streams what arrived before the answer ends, and stops on abort', async () => {
-    fake.on('GET', '/api/v1/namespaces', (_request, response) => {
-      openStream(response).send('ADDED', { metadata: { name: 'first' } })
-    })
+  it('applyToHTTPSOptions: a proxy-url gets an agent of its own, which request.ts then uses', async () => {
     const kubeConfig = new KubeConfig()
-    kubeConfig.loadFromString(fake.kubeconfig())
-    const context = new RequestContext(`${fake.url}/api/v1/namespaces?watch=true`, HttpMethod.GET)
-    await kubeConfig.applySecurityAuthentication(context)
-    const abort = new AbortController()
-    context.setSignal(abort.signal)
-    const response = await new IsomorphicFetchHttpLibrary().send(context).toPromise()
-    expect(response.httpStatusCode).toBe(200)
-    expect(fake.requestsTo('GET', '/api/v1/namespaces')[0]?.headers.authorization).toBe(
-      'Bearer fake-token-123'
-    )
-    const reader = response.body.stream()!.getReader()
-    const first = await reader.read()
-    expect(Buffer.from(first.value!).toString('utf8')).toContain('"first"')
-    abort.abort()
-    await expect(reader.read()).rejects.toThrow()
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:2', proxyUrl: 'http://127.0.0.1:3' }],
+      users: [{ name: 'u', token: 'proxy-token-1234' }],
+      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+      currentContext: 'ctx'
+    })
+    expect(kubeConfig.getCurrentCluster()?.proxyUrl).toBe('http://127.0.0.1:3')
+    const opts: https.RequestOptions = {}
+    await kubeConfig.applyToHTTPSOptions(opts)
+    expect(opts.agent).toBeInstanceOf(https.Agent)
+    expect(opts.agent).not.toBe(https.globalAgent)
   })
 })

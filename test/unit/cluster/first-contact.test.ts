@@ -103,15 +103,14 @@ describe('the first contact with the API server', () => {
 
   it('a name that does not resolve (ENOTFOUND): one attempt, never retried', async () => {
     const api = requester('https://api.route-gate-test.invalid:6443')
-    const kubeConfig = (api as unknown as { kubeConfig: { applySecurityAuthentication: unknown } })
+    const kubeConfig = (api as unknown as { kubeConfig: { applyToHTTPSOptions: unknown } })
       .kubeConfig
-    // what undici's fetch rejects with when getaddrinfo answers NXDOMAIN
-    kubeConfig.applySecurityAuthentication = () =>
+    // what Node's HTTP client fails with when getaddrinfo answers NXDOMAIN
+    kubeConfig.applyToHTTPSOptions = () =>
       Promise.reject(
-        new TypeError('fetch failed', {
-          cause: Object.assign(new Error('getaddrinfo ENOTFOUND api.route-gate-test.invalid'), {
-            code: 'ENOTFOUND'
-          })
+        Object.assign(new Error('getaddrinfo ENOTFOUND api.route-gate-test.invalid'), {
+          code: 'ENOTFOUND',
+          syscall: 'getaddrinfo'
         })
       )
     const { attempts, error } = await get(api)
