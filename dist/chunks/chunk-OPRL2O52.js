@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-var r=process.getBuiltinModule("node:timers/promises");var s=r.setTimeout;var e=process.getBuiltinModule("node:http"),c=e,p=e.Agent;var x=e.STATUS_CODES;var o=process.getBuiltinModule("node:https"),i=o,l=o.Agent;var t=process.getBuiltinModule("node:tls"),g=t;var E=t.connect;var u=t.rootCertificates;export{s as a,c as b,p as c,x as d,i as e,l as f,g,E as h,u as i};
