@@ -21,8 +21,12 @@ const PREDICT_ROUTES = 5000
 const PREDICT_RUNS = 3
 
 /** `route-gate predict` on 5,000 Routes against a dump of as many existing ones, end to end. */
-async function measurePredictScale(home: string, log: (line: string) => void): Promise<Budget> {
-  const { dump, manifests } = await writePredictScale(home, PREDICT_ROUTES)
+export async function measurePredictScale(
+  home: string,
+  log: (line: string) => void,
+  routes = PREDICT_ROUTES
+): Promise<Budget> {
+  const { dump, manifests } = await writePredictScale(home, routes)
   const cli = path.join(REPO_ROOT, 'dist', 'cli.js')
   const args = [cli, 'predict', '--manifests', manifests, '--from-file', dump, '-o', 'json']
   const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, 'cache') }
@@ -38,9 +42,9 @@ async function measurePredictScale(home: string, log: (line: string) => void): P
   }
   const wall = median(runs.map((r) => r.endedAt - r.startedAt))
   const rss = Math.max(...runs.map((r) => r.peakRssMb))
-  log(`predict ${PREDICT_ROUTES} Routes: ${Math.round(wall)} ms, ${Math.round(rss)} MB`)
+  log(`predict ${routes} Routes: ${Math.round(wall)} ms, ${Math.round(rss)} MB`)
   return {
-    name: `predict, ${PREDICT_ROUTES} Routes against ${PREDICT_ROUTES} existing (wall time, median of ${PREDICT_RUNS}; peak RSS ${Math.round(rss)} MB)`,
+    name: `predict, ${routes} Routes against ${routes} existing (wall time, median of ${PREDICT_RUNS}; peak RSS ${Math.round(rss)} MB)`,
     measured: `${Math.round(wall)} ms`,
     limit: '< 1000 ms',
     ok: wall < 1000

@@ -146,7 +146,8 @@ export function checkBudgets(r: Omit<Results, 'budgets'>): Budget[] {
     'peak RSS of a one-Route gate (median of the latency trials)',
     median(r.latencyRssMb['route-gate']),
     median(r.latencyRssMb['kubectl wait']),
-    2.0,
+    // within half again of one kubectl wait
+    1.5,
     mb,
     'kubectl wait'
   )

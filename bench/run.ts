@@ -20,7 +20,7 @@ import {
 import { AdminApi } from './api.ts'
 import { warmKubectl, type BenchContext, type Tool } from './context.ts'
 import { Fixture } from './fixture.ts'
-import { benchOffline } from './offline.ts'
+import { benchOffline, measurePredictScale } from './offline.ts'
 import { measureLatency } from './latency.ts'
 import { requireGnuTime } from './process.ts'
 import { CountingProxy } from './proxy.ts'
@@ -195,6 +195,8 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
       }
       await fixture.deleteRoutes(set, namespaces)
     }
+    // offline, but in the same run as the rest, so that every figure shares the machine's state
+    const predict = await measurePredictScale(work, log, Math.max(...p.sizes))
     const partial = {
       mode: p.mode,
       startedAt,
@@ -207,7 +209,7 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
       scale,
       snapshot: snapshot!
     }
-    const results: Results = { ...partial, budgets: checkBudgets(partial) }
+    const results: Results = { ...partial, budgets: [...checkBudgets(partial), predict] }
     await writeFile(p.out, JSON.stringify(results, null, 2) + '\n')
     return results
   })
