@@ -1,8 +1,8 @@
 // Reads manifest files and dumps into documents that remember their file, position and line, so that
 // every error (and every annotation) can point at the exact place. Nothing here talks to a cluster.
-// One fast reader per text: JSON.parse for JSON; for YAML the line reader, or js-yaml's event parser
-// (imported for what the line reader declines); the precise YAML reader is imported only for a text
-// they refuse, to word its error.
+// One fast reader per text: JSON.parse for JSON; for YAML the dump reader, the line reader, or
+// js-yaml's event parser (imported for what both decline); the precise YAML reader is imported only
+// for a text they refuse, to word its error.
 import { glob as globCallback, realpath as realpathCallback, stat as statCallback } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -10,6 +10,7 @@ import type { ManifestDocument } from './cluster/types.ts'
 import { parseJson } from './fast-json.ts'
 import type { ParsedDocument } from './fast-yaml.ts'
 import { parseBlockYaml } from './block-yaml.ts'
+import { parseDumpYaml } from './dump-yaml.ts'
 import { InputError } from './errors.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from './model/kinds.ts'
@@ -142,6 +143,7 @@ export async function parseManifestText(text: string, file: string): Promise<Man
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
   const documents =
     parseJson(text) ??
+    parseDumpYaml(text) ??
     parseBlockYaml(text) ??
     (await import('./fast-yaml.ts')).parseYaml(text) ??
     (await import('./precise-yaml.ts')).parsePrecisely(text, file)

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
 import { InputError } from '../../src/errors.ts'
 import { parseBlockYaml } from '../../src/block-yaml.ts'
+import { parseDumpYaml } from '../../src/dump-yaml.ts'
 import { jsonStart, parseJson } from '../../src/fast-json.ts'
 import { parseYaml, type ParsedDocument } from '../../src/fast-yaml.ts'
 import { parseManifestText } from '../../src/manifests.ts'
@@ -81,7 +82,11 @@ const BLOCK_CASES = [
   '  a: 1\n  b:\n  - 2'
 ]
 
-describe('the block YAML reader', () => {
+// both subset readers: the dump reader (dump-yaml.ts) and the line reader (block-yaml.ts)
+describe.each([
+  ['dump', parseDumpYaml],
+  ['line', parseBlockYaml]
+])('the %s YAML reader', (_, parseBlockYaml) => {
   it.each([...BLOCK_CASES, ...YAML_CASES])(
     'reads %j as the precise reader does, or leaves it',
     (text) => {
