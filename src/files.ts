@@ -23,7 +23,7 @@ import { InputError } from './errors.ts'
 // a few ms of every start): the callback API does the same I/O
 const openFile = promisify(open)
 const statFile = promisify(fstat)
-const readFile = promisify(read)
+const readInto = promisify(read)
 const truncateFile = promisify(ftruncate)
 const writeWhole = promisify(writeFile)
 const closeFile = promisify(close)
@@ -114,7 +114,7 @@ export async function readUserFile(
         buffer.copy(grown, 0, 0, total)
         buffer = grown
       }
-      const { bytesRead } = await readFile(fd, buffer, total, buffer.length - total, null)
+      const { bytesRead } = await readInto(fd, buffer, total, buffer.length - total, null)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > maxBytes) throw tooLarge(label, maxBytes)

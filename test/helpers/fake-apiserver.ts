@@ -163,28 +163,7 @@ export class FakeApiServer {
   kubeconfig(
     options: { context?: string; namespace?: string; token?: string; server?: string } = {}
   ): string {
-    const context = options.context ?? 'local'
-    return [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: fake',
-      '  cluster:',
-      `    server: ${options.server ?? this.url}`,
-      '    insecure-skip-tls-verify: true',
-      'users:',
-      '- name: tester',
-      '  user:',
-      `    token: ${options.token ?? 'fake-token-123'}`,
-      'contexts:',
-      `- name: ${context}`,
-      '  context:',
-      '    cluster: fake',
-      '    user: tester',
-      ...(options.namespace ? [`    namespace: ${options.namespace}`] : []),
-      `current-context: ${context}`,
-      ''
-    ].join('\n')
+    return tokenKubeconfig({ server: this.url, ...options })
   }
 
   async close(): Promise<void> {
@@ -241,4 +220,39 @@ export const FAST_TUNING = {
   requestTimeoutMs: 2_000,
   watchTimeoutSeconds: 5,
   retry: { retries: 3, minTimeoutMs: 10, maxTimeoutMs: 50, maxRetryTimeMs: 5_000 }
+}
+
+/**
+ * A kubeconfig of one context whose user has a bearer token. `cluster` is the cluster's lines other
+ * than its server (TLS trust); by default it skips TLS verification.
+ */
+export function tokenKubeconfig(options: {
+  server: string
+  context?: string
+  namespace?: string
+  token?: string
+  cluster?: string[]
+}): string {
+  const context = options.context ?? 'local'
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: fake',
+    '  cluster:',
+    `    server: ${options.server}`,
+    ...(options.cluster ?? ['insecure-skip-tls-verify: true']).map((line) => `    ${line}`),
+    'users:',
+    '- name: tester',
+    '  user:',
+    `    token: ${options.token ?? 'fake-token-123'}`,
+    'contexts:',
+    `- name: ${context}`,
+    '  context:',
+    '    cluster: fake',
+    '    user: tester',
+    ...(options.namespace ? [`    namespace: ${options.namespace}`] : []),
+    `current-context: ${context}`,
+    ''
+  ].join('\n')
 }

@@ -34,6 +34,26 @@ function execUser(script: string): string[] {
   ]
 }
 
+/** The Authorization header of the one request a client of `kubeconfig` makes. */
+async function authorizationSent(
+  fake: FakeApiServer,
+  kubeconfig: string,
+  masked: string[]
+): Promise<unknown> {
+  const client = await connect({
+    kubeconfig,
+    env,
+    mask: (s) => masked.push(s),
+    tuning: FAST_TUNING
+  })
+  try {
+    await client.checkNamespaces(['shop'])
+  } finally {
+    client.close()
+  }
+  return fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization
+}
+
 async function failure(kubeconfig: string, masked: string[] = []): Promise<Error> {
   const client = await connect({
     kubeconfig,
@@ -98,17 +118,8 @@ describe('credential commands', () => {
       status: { token: PLUGIN_TOKEN }
     })
     const masked: string[] = []
-    const client = await connect({
-      kubeconfig: withUser(fake, execUser(`echo '${credential}'`)),
-      env,
-      mask: (s) => masked.push(s),
-      tuning: FAST_TUNING
-    })
-    await client.checkNamespaces(['shop'])
-    client.close()
-    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization).toBe(
-      `Bearer ${PLUGIN_TOKEN}`
-    )
+    const kubeconfig = withUser(fake, execUser(`echo '${credential}'`))
+    expect(await authorizationSent(fake, kubeconfig, masked)).toBe(`Bearer ${PLUGIN_TOKEN}`)
     expect(masked).toEqual([PLUGIN_TOKEN])
   })
 
@@ -140,21 +151,12 @@ describe('credential commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
     writeFileSync(join(dir, 'token'), 'file-token-8e31c7')
     const masked: string[] = []
-    const client = await connect({
-      kubeconfig: withUser(fake, [
-        'auth-provider:',
-        '  name: tokenFile',
-        `  config: {tokenFile: ${join(dir, 'token')}}`
-      ]),
-      env,
-      mask: (s) => masked.push(s),
-      tuning: FAST_TUNING
-    })
-    await client.checkNamespaces(['shop'])
-    client.close()
-    expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization).toBe(
-      'Bearer file-token-8e31c7'
-    )
+    const kubeconfig = withUser(fake, [
+      'auth-provider:',
+      '  name: tokenFile',
+      `  config: {tokenFile: ${join(dir, 'token')}}`
+    ])
+    expect(await authorizationSent(fake, kubeconfig, masked)).toBe('Bearer file-token-8e31c7')
     expect(masked).toContain('file-token-8e31c7')
   })
 

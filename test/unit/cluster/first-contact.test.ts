@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { describeFault } from '../../../src/cluster/errors.ts'
 import { loadKubeConfig } from '../../../src/cluster/kubeconfig.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
+import { tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
 import { withRetry } from '../../../src/cluster/retry.ts'
 import { ClusterError } from '../../../src/errors.ts'
 import {
@@ -22,23 +23,9 @@ const WINDOW_MS = 300
 /** enough retries that only the first-contact rule can end a fault inside the window */
 const RETRY = { retries: 50, minTimeoutMs: 20, maxTimeoutMs: 50, maxRetryTimeMs: 10_000 }
 
-function requester(server: string, cluster = '    insecure-skip-tls-verify: true'): ApiRequester {
+function requester(server: string, cluster?: string[]): ApiRequester {
   const { kubeConfig, contextName } = loadKubeConfig({
-    kubeconfig: `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster:
-    server: ${server}
-${cluster}
-users:
-- name: u
-  user: {token: t}
-contexts:
-- name: ci
-  context: {cluster: c, user: u}
-current-context: ci
-`,
+    kubeconfig: tokenKubeconfig({ server, context: 'ci', cluster }),
     env: {},
     mask: () => {}
   })
@@ -162,7 +149,7 @@ describe('TLS verification at the first contact: one attempt, a fault that names
     const { port, ca } = await tlsServer(names)
     const other = Buffer.from(makeTestPki(['localhost']).ca).toString('base64')
     const cluster =
-      trust === 'none' ? '' : `    certificate-authority-data: ${trust === 'own CA' ? ca : other}`
+      trust === 'none' ? [] : [`certificate-authority-data: ${trust === 'own CA' ? ca : other}`]
     const { attempts, error } = await get(requester(`https://localhost:${port}`, cluster))
     expect(attempts).toBe(1)
     const fault = describeFault(error)

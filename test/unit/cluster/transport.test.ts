@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { describeFault } from '../../../src/cluster/errors.ts'
 import { loadKubeConfig } from '../../../src/cluster/kubeconfig.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
+import { tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -31,19 +32,7 @@ async function countingServer(): Promise<{ url: string; connections: () => numbe
 
 function requester(server: string, timeoutMs = 2_000): ApiRequester {
   const { kubeConfig } = loadKubeConfig({
-    kubeconfig: `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: '${server}', insecure-skip-tls-verify: true}
-users:
-- name: u
-  user: {token: t}
-contexts:
-- name: ci
-  context: {cluster: c, user: u}
-current-context: ci
-`,
+    kubeconfig: tokenKubeconfig({ server }),
     env: {},
     mask: () => {}
   })

@@ -17,6 +17,11 @@ import {
 } from '../../helpers/fake-apiserver.ts'
 
 const COLLECTION = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/httproutes'
+
+/** A client of the fake API server with the given retry and watch timings. */
+function connectTo(fake: FakeApiServer, tuning: typeof FAST_TUNING): Promise<ClusterClient> {
+  return connect({ kubeconfig: fake.kubeconfig(), env: {}, mask: () => {}, tuning })
+}
 const SCOPE: RouteScope = { kinds: ['HTTPRoute'], namespaces: ['shop'], labelSelector: 'app=web' }
 
 /** A list item as the server sends it: without apiVersion and kind. */
@@ -105,12 +110,7 @@ describe('watchRoutes and listRoutes', () => {
   beforeEach(async () => {
     fake = await FakeApiServer.start()
     fake.serveGatewayGroup({ v1: [{ kind: 'HTTPRoute' }] })
-    client = await connect({
-      kubeconfig: fake.kubeconfig(),
-      env: {},
-      mask: () => {},
-      tuning: FAST_TUNING
-    })
+    client = await connectTo(fake, FAST_TUNING)
     stop = new AbortController()
   })
   afterEach(async () => {
@@ -378,12 +378,7 @@ describe('watchRoutes and listRoutes', () => {
 
   it('restarts a watch that stays silent for twice its timeoutSeconds', async () => {
     client.close()
-    client = await connect({
-      kubeconfig: fake.kubeconfig(),
-      env: {},
-      mask: () => {},
-      tuning: { ...FAST_TUNING, watchTimeoutSeconds: 1 }
-    })
+    client = await connectTo(fake, { ...FAST_TUNING, watchTimeoutSeconds: 1 })
     script(fake, [listOf('10')], [hang])
     const handlers = recorder()
     const done = client.watchRoutes(SCOPE, handlers, stop.signal)
@@ -398,12 +393,7 @@ describe('watchRoutes and listRoutes', () => {
 
   it('keeps a watch that sends bookmarks more often than the silence limit (the limit is idle time, not total)', async () => {
     client.close()
-    client = await connect({
-      kubeconfig: fake.kubeconfig(),
-      env: {},
-      mask: () => {},
-      tuning: { ...FAST_TUNING, watchTimeoutSeconds: 1 }
-    })
+    client = await connectTo(fake, { ...FAST_TUNING, watchTimeoutSeconds: 1 })
     const timers: NodeJS.Timeout[] = []
     script(
       fake,
