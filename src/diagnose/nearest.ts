@@ -1,4 +1,5 @@
 // "Did you mean": the closest existing names to a name that matched nothing, by edit distance.
+import { compareText } from '../model/route-id.ts'
 
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
@@ -28,7 +29,7 @@ export function nearestNames(name: string, candidates: string[], limit = 3): str
       return { candidate, distance: editDistance(wanted, lower), contains }
     })
     .filter((c) => c.distance <= budget || c.contains)
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .sort((a, b) => a.distance - b.distance || compareText(a.candidate, b.candidate))
     .slice(0, limit)
     .map((c) => c.candidate)
 }
