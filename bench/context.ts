@@ -4,7 +4,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { ClusterEnv } from '../test/cluster/env.ts'
 import type { AdminApi } from './api.ts'
-import { KIND, routeArg, type Fixture, type RouteRef } from './fixture.ts'
+import { COLLECTION, KIND, routeArg, type Fixture, type RouteRef } from './fixture.ts'
 import { launch, type Finished, type Measured } from './process.ts'
 import type { CountingProxy } from './proxy.ts'
 
@@ -73,6 +73,15 @@ export function launchSnapshot(ctx: Pick<BenchContext, 'repo' | 'home'>, dump: s
     process.execPath,
     [path.join(ctx.repo, 'dist', 'cli.js'), 'check', '--from-file', dump, '--format', 'markdown'],
     { env: { PATH: process.env.PATH, HOME: ctx.home }, cwd: ctx.repo }
+  )
+}
+
+/** bench/node-floor.mjs on the same Route: what Node itself costs from the write to the exit. */
+export function launchNodeFloor(ctx: BenchContext, route: RouteRef): Measured {
+  return launch(
+    process.execPath,
+    [path.join(ctx.repo, 'bench', 'node-floor.mjs'), COLLECTION, route.namespace, route.name],
+    { env: processEnv(ctx, 'direct'), cwd: ctx.repo }
   )
 }
 

@@ -9,7 +9,7 @@ import { ApiError, inPool, type AdminApi } from './api.ts'
 
 export const GROUP = 'gateway.networking.k8s.io'
 export const KIND = 'UDPRoute'
-const COLLECTION = 'udproutes'
+export const COLLECTION = 'udproutes'
 const VERSION = 'v1'
 /** concurrent writes from the bench; the API server on 2 cores is saturated well before this */
 const WRITE_CONCURRENCY = 24

@@ -2,7 +2,7 @@
 // the same run where kubectl does the same thing), and Markdown tables (readable in a terminal, pasted
 // as is into the README) with route-gate and its peer side by side.
 import type { Tool } from './context.ts'
-import type { LatencySamples } from './latency.ts'
+import type { FloorSamples, LatencySamples } from './latency.ts'
 import type { ScaleResult } from './scale.ts'
 import type { SnapshotResult } from './snapshot.ts'
 import {
@@ -34,6 +34,8 @@ export interface Results {
   latency: LatencySamples
   /** peak RSS of each latency trial: a one-Route gate and one kubectl wait */
   latencyRssMb: LatencySamples
+  /** the same trials of a bare Node watcher: what Node itself costs */
+  latencyFloor: FloorSamples
   startup: StartupResult
   commands: CommandStartupResult
   scale: ScaleResult[]
@@ -255,6 +257,12 @@ export function renderTable(r: Results): string {
     `One Route: peak RSS, median of ${n} trials`,
     mb(median(r.latencyRssMb['route-gate'])),
     mb(median(r.latencyRssMb['kubectl wait']))
+  )
+  const floor = r.latencyFloor
+  pair(
+    `Node's floor, a bare watcher (bench/node-floor.mjs): reaction median / p90, peak RSS`,
+    `${ms(median(floor.latency))} / ${ms(percentile(floor.latency, 90))}, ${mb(median(floor.peakRssMb))}`,
+    '—'
   )
   for (const gate of r.scale.filter((s) => s.tool === 'route-gate')) {
     const peer = r.scale.find((s) => s.tool === 'kubectl wait' && s.routes === gate.routes)

@@ -166,11 +166,11 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     const [latencyRoute] = await fixture.createRoutes('latency', 1, namespaces)
     const commands = await measureCommandStartup(ctx, p.commandTrials)
     log('offline commands measured')
-    const { latency, peakRssMb: latencyRssMb } = await measureLatency(
-      ctx,
-      latencyRoute!,
-      p.latencyTrials
-    )
+    const {
+      latency,
+      peakRssMb: latencyRssMb,
+      floor: latencyFloor
+    } = await measureLatency(ctx, latencyRoute!, p.latencyTrials)
     // the last trial left the Route ready, so each start-up run ends by itself
     const startup = await measureStartup(ctx, latencyRoute!, p.startupTrials)
     log('start-up measured')
@@ -204,6 +204,7 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
       machine: { ...before, loadAfter: os.loadavg()[0]! },
       latency,
       latencyRssMb,
+      latencyFloor,
       startup,
       commands,
       scale,
@@ -239,6 +240,7 @@ export async function benchLatency(argv: string[], log: (line: string) => void):
     `reaction median / p90, peak RSS median, ${trials} trials each`,
     `route-gate:   ${cell('route-gate')}`,
     `kubectl wait: ${cell('kubectl wait')}`,
+    `bare Node watcher (bench/node-floor.mjs): ${Math.round(median(result.floor.latency))} / ${Math.round(percentile(result.floor.latency, 90))} ms, ${Math.round(median(result.floor.peakRssMb))} MB`,
     `load average ${load(loadBefore)} before, ${load(loadAfter)} after`
   ].join('\n')
 }
