@@ -9,7 +9,11 @@ const TIMESTAMP_KEYS = new Set([
   'time'
 ])
 
-/** The newest RFC 3339 timestamp anywhere in the objects (conditions, metadata, managedFields). */
+/**
+ * The newest RFC 3339 timestamp the API server or a controller wrote into the objects: in metadata
+ * (creation, deletion, managedFields) and status (conditions). A spec is what users wrote, so a field
+ * there that happens to be called `time` is no clock, and a Route's spec is most of a dump.
+ */
 export function newestTimestamp(objects: KubeObject[]): Date | undefined {
   let newest = NaN
   const visit = (value: unknown, key: string | undefined): void => {
@@ -28,6 +32,9 @@ export function newestTimestamp(objects: KubeObject[]): Date | undefined {
       }
     }
   }
-  for (const o of objects) visit(o, undefined)
+  for (const o of objects) {
+    visit(o.metadata, undefined)
+    visit(o.status, undefined)
+  }
   return Number.isNaN(newest) ? undefined : new Date(newest)
 }

@@ -33,6 +33,16 @@ describe('newestTimestamp', () => {
     expect(newestTimestamp(objects)?.toISOString()).toBe('2025-03-01T13:05:00.000Z')
   })
 
+  it('reads no clock from a spec: what users wrote there is not a time the cluster kept', () => {
+    const route = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2025-03-01T12:00:00Z' },
+      spec: { rules: [{ filters: [{ extensionRef: { time: '2031-01-01T00:00:00Z' } }] }] }
+    } as KubeObject
+    expect(newestTimestamp([route])?.toISOString()).toBe('2025-03-01T12:00:00.000Z')
+  })
+
   it('has no clock for objects without timestamps', () => {
     expect(
       newestTimestamp([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }])
