@@ -132,10 +132,23 @@ function plainLine(t: string, from: number, end: number): string {
 }
 
 /**
- * The lines after the current one indented deeper than `indent`, trimmed, '' for each blank line
- * among them: the rest of a scalar folded over several lines. Leaves the cursor on the last.
+ * Walks the lines after the current one for a scalar written over several: `take` gets each line
+ * that is not blank (where its text starts and ends, and its column) and returns what the scalar
+ * keeps of it, or undefined where the scalar has ended; `blank` may refuse a blank line by its
+ * column. Blank lines between kept ones come back as ''. Leaves the cursor on the last line kept.
  */
-function continuation(c: Lines, indent: number): string[] {
+function scalarLines(
+  c: Lines,
+  indent: number,
+  take: (
+    t: string,
+    from: number,
+    end: number,
+    column: number,
+    indent: number
+  ) => string | undefined,
+  blank?: (column: number) => void
+): string[] {
   const t = c.text
   const lines: string[] = []
   let blanks = 0
@@ -147,12 +160,13 @@ function continuation(c: Lines, indent: number): string[] {
     let i = start
     while (i < end && t.charCodeAt(i) === 0x20) i++
     if (i === end) {
+      blank?.(i - start)
       blanks++
     } else {
-      // a comment ends the scalar; a deeper line after it is then outside (see scalar)
-      if (i - start <= indent || t.charCodeAt(i) === 0x23 /* # */) break
+      const text = take(t, i, end, i - start, indent)
+      if (text === undefined) break
       for (; blanks > 0; blanks--) lines.push('')
-      lines.push(plainLine(t, i, end))
+      lines.push(text)
       c.end = end
       c.line = line
     }
@@ -161,10 +175,25 @@ function continuation(c: Lines, indent: number): string[] {
   return lines
 }
 
+/**
+ * A line of a plain scalar folded over several: one indented deeper than `indent`, trimmed. A
+ * comment ends the scalar; a deeper line after it is then outside (see scalar).
+ */
+function foldedLine(
+  t: string,
+  from: number,
+  end: number,
+  column: number,
+  indent: number
+): string | undefined {
+  if (column <= indent || t.charCodeAt(from) === 0x23 /* # */) return undefined
+  return plainLine(t, from, end)
+}
+
 /** A plain scalar from `from`, over the lines below it indented deeper than `indent`. */
 function plain(c: Lines, from: number, indent: number): unknown {
   const first = plainLine(c.text, from, c.end)
-  const more = continuation(c, indent)
+  const more = scalarLines(c, indent, foldedLine)
   if (more.length === 0) return resolve(first)
   // folded: a line break is a space, each blank line a line break
   let text = first
@@ -260,36 +289,20 @@ function literal(c: Lines, from: number, indent: number): string {
   const t = c.text
   const strip = t[from + 1] === '-'
   if (!restIsBlank(t, from + (strip ? 2 : 1), c.end)) outside()
-  const lines: string[] = []
+  // the first line that is not blank sets the block's indentation
   let blockIndent = -1
-  let blanks = 0
-  let line = c.line
-  for (let start = c.end + 1; start < t.length;) {
-    const newline = t.indexOf('\n', start)
-    const end = newline === -1 ? t.length : newline
-    line++
-    let i = start
-    while (i < end && t.charCodeAt(i) === 0x20) i++
-    const column = i - start
-    if (i === end) {
-      if (blockIndent === -1 || column > blockIndent) outside()
-      blanks++
-    } else {
-      if (blockIndent === -1) {
-        if (column <= indent) break
-        blockIndent = column
-      }
-      if (column < blockIndent) {
-        if (column > indent) outside()
-        break
-      }
-      for (; blanks > 0; blanks--) lines.push('')
-      lines.push(t.slice(start + blockIndent, end))
-      c.end = end
-      c.line = line
+  const blockLine = (_: string, at: number, end: number, column: number): string | undefined => {
+    if (blockIndent === -1) {
+      if (column <= indent) return undefined
+      blockIndent = column
     }
-    start = end + 1
+    if (column >= blockIndent) return t.slice(at - column + blockIndent, end)
+    if (column > indent) outside()
+    return undefined
   }
+  const lines = scalarLines(c, indent, blockLine, (column) => {
+    if (blockIndent === -1 || column > blockIndent) outside()
+  })
   const body = lines.join('\n')
   // clip keeps one final line break, strip none; the blank lines after the block are no content
   return strip || body === '' ? body : `${body}\n`
