@@ -4,9 +4,8 @@ import http from 'node:http'
 import type net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeFault } from '../../../src/cluster/errors.ts'
-import { loadKubeConfig } from '../../../src/cluster/kubeconfig.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
-import { tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
+import { authenticationOf, tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -30,33 +29,27 @@ async function countingServer(): Promise<{ url: string; connections: () => numbe
   return { url: `http://127.0.0.1:${port}`, connections: () => connections }
 }
 
-function requester(server: string, timeoutMs = 2_000): ApiRequester {
-  const { kubeConfig } = loadKubeConfig({
-    kubeconfig: tokenKubeconfig({ server }),
-    env: {},
-    mask: () => {}
-  })
+async function requester(server: string, timeoutMs = 2_000): Promise<ApiRequester> {
   const closing = new AbortController()
   closers.push(() => Promise.resolve(closing.abort()))
-  return new ApiRequester(kubeConfig, server, timeoutMs, closing.signal)
+  const authenticate = await authenticationOf(tokenKubeconfig({ server }))
+  return new ApiRequester(authenticate, server, timeoutMs, closing.signal)
 }
 
 describe('the transport', () => {
   it('sends one request after another on one keep-alive connection', async () => {
     const server = await countingServer()
-    const api = requester(server.url)
+    const api = await requester(server.url)
     for (let i = 0; i < 3; i++) await api.request('GET', '/version')
     expect(server.connections()).toBe(1)
   })
 
   it('a request past its timeout fails as "no answer in time", a transient fault', async () => {
     const server = await countingServer()
-    const error = await requester(server.url, 200)
-      .request('GET', '/hang')
-      .then(
-        () => undefined,
-        (e: unknown) => e
-      )
+    const error = await (await requester(server.url, 200)).request('GET', '/hang').then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(describeFault(error)).toMatchObject({ message: 'no answer in time', transient: true })
   })
 })
