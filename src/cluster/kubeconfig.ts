@@ -3,7 +3,6 @@
 // credential is handed to `mask` before anything could print it (kubeconfig-text.ts).
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import net from 'node:net'
 import { delimiter, dirname, join } from 'node:path'
 import { ClusterError, InputError } from '../errors.ts'
 import { checkRegularFile, readUserFile } from '../files.ts'
@@ -53,7 +52,8 @@ function inCluster(env: NodeJS.ProcessEnv, dir: string): KubeconfigValues {
   const host = env.KUBERNETES_SERVICE_HOST ?? ''
   const port = env.KUBERNETES_SERVICE_PORT ?? ''
   const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https'
-  const server = `${scheme}://${net.isIPv6(host) ? `[${host}]` : host}:${port}`
+  // an IPv6 address, the one kind of host with a colon, in brackets as a URL takes it
+  const server = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
   const namespaceFile = join(dir, 'namespace')
   const namespace = existsSync(namespaceFile)
     ? readFileSync(namespaceFile, 'utf8').trim() || undefined
