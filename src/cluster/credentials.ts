@@ -8,6 +8,7 @@
 // secrets go there), and every token it returns is masked before any request carries it.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
 import { checkRegularFile } from '../files.ts'
 import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
@@ -61,7 +62,9 @@ export function authenticationFor(
   }
   const source = credentialSource(user, cluster)
   const fileToken =
-    user.token === undefined && user.tokenFile ? tokenFile(user.tokenFile) : undefined
+    user.token === undefined && user.tokenFile
+      ? tokenFile(user.tokenFile, `Invalid kubeconfig: user "${user.name}" token-file`)
+      : undefined
   const proxy = loaded.cluster.proxyUrl ? proxyAgent(loaded.cluster, user) : undefined
   const plainHttp = loaded.cluster.server.startsWith('http:') && !loaded.cluster.skipTLSVerify
   return async (opts) => {
@@ -74,8 +77,9 @@ export function authenticationFor(
         typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
       )
     }
-    const token = user.token ?? fileToken?.()
-    maskToken(fileToken === undefined ? undefined : token)
+    const fromFile = fileToken?.()
+    maskToken(fromFile)
+    const token = user.token ?? fromFile
     if (token !== undefined) opts.headers.Authorization = `Bearer ${token}`
     if (user.username !== undefined) opts.auth = `${user.username}:${user.password ?? ''}`
     if (proxy) await proxy(opts)
@@ -90,20 +94,34 @@ export function authenticationFor(
  * client-go does. A failed re-read keeps the token read before; the first read's failure was
  * refused with the kubeconfig (kubeconfig.ts checks the file).
  */
-function tokenFile(file: string): () => string | undefined {
+function tokenFile(file: string, label: string): () => string | undefined {
   let token: string | undefined
   let readAt = -Infinity
   return () => {
     if (Date.now() - readAt <= TOKEN_FILE_REREAD_MS) return token
     try {
-      checkRegularFile(file, 'token file')
+      checkRegularFile(file, `${label} ${file}`)
       token = readFileSync(file, 'utf8').trim() || undefined
-      readAt = Date.now()
     } catch (error) {
       if (token === undefined) throw error
     }
+    readAt = Date.now()
     return token
   }
+}
+
+/**
+ * A client-node KubeConfig holding just `cluster` and `user`, built on first use: a gate whose
+ * context needs neither an auth-provider nor a proxy never loads client-node.
+ */
+function clientNodeConfig(cluster: Cluster, user: User): () => Promise<KubeConfig> {
+  let config: Promise<KubeConfig> | undefined
+  return () =>
+    (config ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+      const own = new KubeConfig()
+      own.loadFromClusterAndUser(cluster, user)
+      return own
+    }))
 }
 
 /**
@@ -112,15 +130,11 @@ function tokenFile(file: string): () => string | undefined {
  * options (and keeps it: one agent, so one connection pool, for the run).
  */
 function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
-  const own = import('@kubernetes/client-node').then(({ KubeConfig }) => {
-    const config = new KubeConfig()
-    const { name, server, proxyUrl, skipTLSVerify } = cluster
-    config.loadFromClusterAndUser({ name, server, proxyUrl, skipTLSVerify }, { name: user.name })
-    return config
-  })
+  const { name, server, proxyUrl, skipTLSVerify } = cluster
+  const own = clientNodeConfig({ name, server, proxyUrl, skipTLSVerify }, { name: user.name })
   return async (opts) => {
     const applied: Applied = { ...opts, headers: {} }
-    await (await own).applyToHTTPSOptions(applied)
+    await (await own()).applyToHTTPSOptions(applied)
     opts.agent = applied.agent
   }
 }
@@ -140,18 +154,14 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   const name = typeof provider.name === 'string' ? provider.name : 'unknown'
   const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
   // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
-  const own = import('@kubernetes/client-node').then(({ KubeConfig }) => {
-    const config = new KubeConfig()
-    config.loadFromClusterAndUser(
-      { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
-      { name: user.name, authProvider: user.authProvider }
-    )
-    return config
-  })
+  const own = clientNodeConfig(
+    { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
+    { name: user.name, authProvider: user.authProvider }
+  )
   return async (opts) => {
     const applied: Applied = { headers: {} }
     try {
-      await (await own).applyToHTTPSOptions(applied)
+      await (await own()).applyToHTTPSOptions(applied)
     } catch (error) {
       throw new ClusterError(
         `Could not get credentials for ${cluster}: ${what} ${howItFailed(error)}`

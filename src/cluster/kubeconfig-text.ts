@@ -1,4 +1,4 @@
-// One kubeconfig's text as typed values, read once with the project's YAML readers, so a gate need not
+// One kubeconfig's text as typed values, read once (the line YAML reader, else js-yaml), so a gate need not
 // load client-node (a fifth of its memory) to find its cluster. The fields, their checks and their
 // messages follow client-node's loadFromFile (config_types.ts), which the code used before: the same
 // kubeconfig is read the same way, or refused naming the same field. Credentials are masked before
