@@ -151,7 +151,7 @@ describe('credential commands', () => {
     expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
   })
 
-  it('an auth-provider token (the in-cluster token file) is carried and masked', async () => {
+  it("an auth-provider's token (client-node's tokenFile provider) is carried and masked", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
     writeFileSync(join(dir, 'token'), 'file-token-8e31c7')
     const masked: string[] = []
