@@ -1,5 +1,4 @@
-// The ClusterClient of route-gate on @kubernetes/client-node: wires one Session into the operations.
-import { ApiException } from '@kubernetes/client-node'
+// The ClusterClient of route-gate: wires one Session into the operations.
 import { ClusterError } from '../errors.ts'
 import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../model/types.ts'
 import type {
@@ -13,7 +12,7 @@ import type {
   RouteWatchHandlers
 } from './types.ts'
 import { applyDocuments } from './apply.ts'
-import { toClusterError } from './errors.ts'
+import { ApiError, toClusterError } from './errors.ts'
 import { listRoutes } from './routes.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
@@ -59,12 +58,12 @@ export class KubeClusterClient implements ClusterClient {
         tuning.retry
       )
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) {
+      if (error instanceof ApiError && error.code === 404) {
         throw new ClusterError(`Namespace "${namespace}" not found on ${description}`)
       }
       // Namespaces are cluster-scoped: a namespaced CI account may not read them. Not knowing is
       // no reason to stop; listing Routes there will tell.
-      if (error instanceof ApiException && error.code === 403) return
+      if (error instanceof ApiError && error.code === 403) return
       throw toClusterError(error, { verb: 'get', resource: `namespace ${namespace}` }, description)
     }
   }

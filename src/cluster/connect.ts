@@ -1,6 +1,6 @@
 // The entry point of the cluster layer: a ClusterClient for the configured cluster and context.
 import { KubeClusterClient } from './client.ts'
-import { guardCredentials } from './credentials.ts'
+import { authenticationFor } from './credentials.ts'
 import { Discovery } from './discovery.ts'
 import { loadKubeConfig } from './kubeconfig.ts'
 import { ApiRequester } from './request.ts'
@@ -36,16 +36,16 @@ export function publicServer(server: string): string {
   }
 }
 
-function createClient(options: ConnectOptions): KubeClusterClient {
-  const { kubeConfig, server, contextName, defaultNamespace } = loadKubeConfig(options)
+async function createClient(options: ConnectOptions): Promise<KubeClusterClient> {
+  const loaded = await loadKubeConfig(options)
+  const { server, contextName, defaultNamespace } = loaded
   // closing the client ends every request and every retry, so nothing keeps the process alive
   const closing = new AbortController()
   const base = { ...DEFAULT_TUNING, ...options.tuning }
   const tuning = { ...base, retry: { ...base.retry, signal: closing.signal } }
   const description = `${server} (context ${contextName})`
-  guardCredentials(kubeConfig, description, options.mask)
   const api = new ApiRequester(
-    kubeConfig,
+    authenticationFor(loaded, description, options.mask),
     server,
     tuning.requestTimeoutMs,
     closing.signal,

@@ -1,107 +1,191 @@
-// A kubeconfig user can get its credentials by running a command: an exec plugin, or the gcp and azure
+// The kubeconfig context's TLS material and authentication, put on each request's Node options: what
+// client-node's applyToHTTPSOptions did, without loading client-node (a fifth of a gate's memory)
+// unless the context needs what only it has: an auth-provider (gcp, azure, oidc…) or a proxy-url.
+//
+// A user can get its credentials by running a command: an exec plugin, or the gcp and azure
 // auth-providers' cmd-path. Such a command can print anything; its failure is reported as what failed
 // and how it ended, never its output (a plugin's stderr can echo a secret) or its arguments (client
 // secrets go there), and every token it returns is masked before any request carries it.
-//
-// Only client-node's public API is used. Every user with an exec plugin or an auth-provider is
-// replaced in the KubeConfig's public `users` by a copy without them, which none of client-node's
-// built-in authenticators claims; one authenticator registered with the public `addAuthenticator`
-// claims those copies instead. It runs exec plugins itself (exec-plugin.ts: without the Action's
-// inputs in the environment, knowing how the plugin ended) and hands auth-providers to client-node on
-// a KubeConfig of their own through the public `applyToHTTPSOptions`.
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { KubeConfig, type User } from '@kubernetes/client-node'
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
+import { checkRegularFile } from '../files.ts'
 import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
+import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
+import type { LoadedKubeConfig } from './kubeconfig.ts'
 import { MIN_SECRET_LENGTH } from './secrets.ts'
+import type { Applied } from './request.ts'
 
-/** client-node's Authenticator (not exported by name), as its public addAuthenticator takes it. */
-type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0]
-type AuthOptions = Parameters<Authenticator['applyAuthentication']>[1]
+/** Puts the context's TLS material and credentials on a request's options. */
+export type Authenticate = (opts: Applied) => Promise<void>
 
-interface AuthFields {
-  headers?: Record<string, unknown>
-  cert?: unknown
-  key?: unknown
+/** Puts a credential a command or provider gives on `opts`; throws the ClusterError to report. */
+type Source = (opts: Applied) => Promise<void>
+
+/** client-go re-reads a token file at most this often: a rotated token is picked up within it. */
+export const TOKEN_FILE_REREAD_MS = 60_000
+
+/** The material Node's TLS takes, read once: the agent keeps one connection pool per identity. */
+function tlsOptions(cluster: KubeCluster, user: KubeUser): Partial<Applied> {
+  const bytes = (file: string | undefined, data: string | undefined): Buffer | undefined =>
+    file ? readFileSync(file) : data ? Buffer.from(data, 'base64') : undefined
+  const tls: Partial<Applied> = {}
+  if (cluster.skipTLSVerify) tls.rejectUnauthorized = false
+  if (cluster.tlsServerName) tls.servername = cluster.tlsServerName
+  const ca = bytes(cluster.caFile, cluster.caData)
+  const cert = bytes(user.certFile, user.certData)
+  const key = bytes(user.keyFile, user.keyData)
+  if (ca) tls.ca = ca
+  if (cert) tls.cert = cert
+  if (key) tls.key = key
+  return tls
 }
 
-/** Puts the user's credential on `opts`; throws the ClusterError to report. */
-type Source = (opts: AuthFields) => Promise<void>
-
-/** Wraps the KubeConfig's authentication: failures become safe ClusterErrors, tokens get masked. */
-export function guardCredentials(
-  kubeConfig: KubeConfig,
-  /** the cluster as messages name it */
+/**
+ * The authentication of `loaded`'s context. `cluster` names it in messages; every token a command,
+ * provider or token file gives is handed to `mask` before a request carries it.
+ */
+export function authenticationFor(
+  loaded: LoadedKubeConfig,
   cluster: string,
   mask: (secret: string) => void
-): void {
-  const sources = new Map<User, Source>()
-  kubeConfig.users = kubeConfig.users.map((user) => {
-    const source = credentialSource(user, cluster)
-    if (source === undefined) return user
-    const stripped: User = { ...user, exec: undefined, authProvider: undefined }
-    sources.set(stripped, source)
-    return stripped
-  })
-  if (sources.size === 0) return
+): Authenticate {
+  const { user } = loaded
+  const tls = tlsOptions(loaded.cluster, user)
   const masked = new Set<string>()
-  kubeConfig.addAuthenticator({
-    isAuthProvider: (user: User) => sources.has(user),
-    applyAuthentication: async (user: User, opts: AuthOptions) => {
-      const fields = opts as AuthFields
-      await sources.get(user)?.(fields)
-      const authorization = fields.headers?.Authorization
-      const token =
-        typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
-      if (token !== undefined && token.length >= MIN_SECRET_LENGTH && !masked.has(token)) {
-        masked.add(token)
-        mask(token)
-      }
+  const maskToken = (token: string | undefined): void => {
+    if (token !== undefined && token.length >= MIN_SECRET_LENGTH && !masked.has(token)) {
+      masked.add(token)
+      mask(token)
     }
-  })
+  }
+  const source = credentialSource(user, cluster)
+  const fileToken =
+    user.token === undefined && user.tokenFile
+      ? tokenFile(user.tokenFile, `Invalid kubeconfig: user "${user.name}" token-file`)
+      : undefined
+  const proxy = loaded.cluster.proxyUrl ? proxyAgent(loaded.cluster, user) : undefined
+  const plainHttp = loaded.cluster.server.startsWith('http:') && !loaded.cluster.skipTLSVerify
+  return async (opts) => {
+    Object.assign(opts, tls)
+    if (user.impersonate !== undefined) opts.headers['Impersonate-User'] = user.impersonate
+    if (source) {
+      await source(opts)
+      const authorization = opts.headers.Authorization
+      maskToken(
+        typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
+      )
+    }
+    const fromFile = fileToken?.()
+    maskToken(fromFile)
+    const token = user.token ?? fromFile
+    if (token !== undefined) opts.headers.Authorization = `Bearer ${token}`
+    if (user.username !== undefined) opts.auth = `${user.username}:${user.password ?? ''}`
+    if (proxy) await proxy(opts)
+    // client-node's rule: plain HTTP only where the kubeconfig says TLS is not checked anyway
+    else if (plainHttp)
+      throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false')
+  }
 }
 
-function credentialSource(user: User, cluster: string): Source | undefined {
+/**
+ * The token in a token file (the service account's rotates), re-read at most once a minute as
+ * client-go does. A failed re-read keeps the token read before; the first read's failure was
+ * refused with the kubeconfig (kubeconfig.ts checks the file).
+ */
+function tokenFile(file: string, label: string): () => string | undefined {
+  let token: string | undefined
+  let readAt = -Infinity
+  return () => {
+    if (Date.now() - readAt <= TOKEN_FILE_REREAD_MS) return token
+    try {
+      checkRegularFile(file, `${label} ${file}`)
+      token = readFileSync(file, 'utf8').trim() || undefined
+    } catch (error) {
+      if (token === undefined) throw error
+    }
+    readAt = Date.now()
+    return token
+  }
+}
+
+/**
+ * A client-node KubeConfig holding just `cluster` and `user`, built on first use: a gate whose
+ * context needs neither an auth-provider nor a proxy never loads client-node.
+ */
+function clientNodeConfig(cluster: Cluster, user: User): () => Promise<KubeConfig> {
+  let config: Promise<KubeConfig> | undefined
+  return () =>
+    (config ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+      const own = new KubeConfig()
+      own.loadFromClusterAndUser(cluster, user)
+      return own
+    }))
+}
+
+/**
+ * client-node's agent for a proxy-url, through its public API: a KubeConfig of this cluster's
+ * server and proxy, whose applyToHTTPSOptions builds the agent from the TLS material already on the
+ * options (and keeps it: one agent, so one connection pool, for the run).
+ */
+function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
+  const { name, server, proxyUrl, skipTLSVerify } = cluster
+  const own = clientNodeConfig({ name, server, proxyUrl, skipTLSVerify }, { name: user.name })
+  return async (opts) => {
+    const applied: Applied = { ...opts, headers: {} }
+    await (await own()).applyToHTTPSOptions(applied)
+    opts.agent = applied.agent
+  }
+}
+
+function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   const provider = user.authProvider as
     { name?: unknown; config?: { exec?: ExecConfig } } | undefined
   // client-node's ExecAuth also takes an exec entry inside an auth-provider's config
-  const exec = (user.exec as ExecConfig | undefined) ?? provider?.config?.exec
-  if (exec) {
-    const plugin = new ExecPlugin(exec)
-    const what = `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`
-    return async (opts) => {
-      let status
-      try {
-        status = await plugin.credential()
-      } catch (error) {
-        const how = error instanceof PluginFailure ? error.message : 'failed'
-        throw new ClusterError(`Could not get credentials for ${cluster}: ${what} ${how}`)
-      }
-      if (status.clientCertificateData) opts.cert = status.clientCertificateData
-      if (status.clientKeyData) opts.key = status.clientKeyData
-      if (status.token) (opts.headers ??= {}).Authorization = `Bearer ${status.token}`
-    }
-  }
+  const exec = user.exec ?? provider?.config?.exec
+  if (exec)
+    return execSource(
+      exec,
+      `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`,
+      cluster
+    )
   if (!provider) return undefined
   const name = typeof provider.name === 'string' ? provider.name : 'unknown'
-  // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
-  const own = new KubeConfig()
-  own.loadFromClusterAndUser(
-    { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
-    { name: user.name, authProvider: user.authProvider as unknown }
-  )
   const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
+  // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
+  const own = clientNodeConfig(
+    { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
+    { name: user.name, authProvider: user.authProvider }
+  )
   return async (opts) => {
-    const applied: AuthFields = {}
+    const applied: Applied = { headers: {} }
     try {
-      await own.applyToHTTPSOptions(applied)
+      await (await own()).applyToHTTPSOptions(applied)
     } catch (error) {
       throw new ClusterError(
         `Could not get credentials for ${cluster}: ${what} ${howItFailed(error)}`
       )
     }
-    const authorization = applied.headers?.Authorization
-    if (typeof authorization === 'string') (opts.headers ??= {}).Authorization = authorization
+    const authorization = applied.headers.Authorization
+    if (typeof authorization === 'string') opts.headers.Authorization = authorization
+  }
+}
+
+/** A plugin run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
+function execSource(exec: ExecConfig, what: string, cluster: string): Source {
+  const plugin = new ExecPlugin(exec)
+  return async (opts) => {
+    let status
+    try {
+      status = await plugin.credential()
+    } catch (error) {
+      const how = error instanceof PluginFailure ? error.message : 'failed'
+      throw new ClusterError(`Could not get credentials for ${cluster}: ${what} ${how}`)
+    }
+    if (status.clientCertificateData) opts.cert = status.clientCertificateData
+    if (status.clientKeyData) opts.key = status.clientKeyData
+    if (status.token) opts.headers.Authorization = `Bearer ${status.token}`
   }
 }
 

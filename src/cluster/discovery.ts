@@ -1,9 +1,8 @@
 // API discovery: which version of each Gateway API kind the server serves, and how any
 // apiVersion/kind maps to a resource path (plural, namespaced) for apply.
-import { ApiException } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
-import { toClusterError } from './errors.ts'
+import { ApiError, toClusterError } from './errors.ts'
 import type { ApiRequester } from './request.ts'
 import { withRetry, type RetryTuning } from './retry.ts'
 
@@ -46,7 +45,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 }
 
 function isNotFound(error: unknown): boolean {
-  return error instanceof ApiException && error.code === 404
+  return error instanceof ApiError && error.code === 404
 }
 
 export class Discovery {

@@ -1,9 +1,25 @@
-// One place that understands how client-node and Node's HTTP client fail, so every caller can tell a
-// transient fault (retry it) from a permanent one (report it), and every message names host, verb,
+// One place that understands how the API server and Node's HTTP client fail, so every caller can tell
+// a transient fault (retry it) from a permanent one (report it), and every message names host, verb,
 // resource and namespace without ever carrying a credential.
-import { ApiException } from '@kubernetes/client-node'
 import { ClusterError, InputError } from '../errors.ts'
 import { withoutUserinfo } from './secrets.ts'
+
+/**
+ * A non-2xx answer of the API server: its status, its body as received (a V1Status, mostly) and its
+ * headers (Retry-After). Ours rather than client-node's ApiException, so a gate need not load
+ * client-node to tell a 404 from a 403.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  constructor(
+    readonly code: number,
+    readonly body: string,
+    /** lower-case names; a repeated header's values joined by ", " */
+    readonly headers: Record<string, string>
+  ) {
+    super(`HTTP ${code}`)
+  }
+}
 
 /** What went wrong, in one shape, whatever threw it. */
 export interface Fault {
@@ -113,9 +129,8 @@ export function describeFault(error: unknown): Fault {
 }
 
 function faultOf(error: unknown): Fault {
-  if (error instanceof ApiException) {
-    const headers = error.headers as Record<string, string> | undefined
-    return httpFault(error.code, parseStatusBody(error.body), headers?.['retry-after'])
+  if (error instanceof ApiError) {
+    return httpFault(error.code, parseStatusBody(error.body), error.headers['retry-after'])
   }
   if (error instanceof WatchStatusError) {
     return { ...httpFault(error.status, { reason: error.reason }), message: error.message }

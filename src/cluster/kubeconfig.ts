@@ -1,13 +1,20 @@
 // Where the cluster comes from: the kubeconfig input, else KUBECONFIG, else ~/.kube/config, else the
 // in-cluster service account. Never client-node's silent http://localhost:8080 fallback. Every
-// credential is handed to `mask` before anything could print it.
-import { existsSync } from 'node:fs'
+// credential is handed to `mask` before anything could print it (kubeconfig-text.ts).
+import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { delimiter, join } from 'node:path'
-import { KubeConfig } from '@kubernetes/client-node'
+import { delimiter, dirname, join } from 'node:path'
 import { ClusterError, InputError } from '../errors.ts'
-import { checkRegularFile } from '../files.ts'
-import { maskClusterUserinfo, maskRawSecrets, maskUsers, withoutUserinfo } from './secrets.ts'
+import { checkRegularFile, readUserFile } from '../files.ts'
+import {
+  mergeFirstWins,
+  readKubeconfigText,
+  type KubeCluster,
+  type KubeconfigValues,
+  type KubeContext,
+  type KubeUser
+} from './kubeconfig-text.ts'
+import { withoutUserinfo } from './secrets.ts'
 
 export interface KubeConfigSource {
   /** kubeconfig content (the action input), not a path */
@@ -15,93 +22,84 @@ export interface KubeConfigSource {
   context?: string
   env: NodeJS.ProcessEnv
   mask: (secret: string) => void
+  /** where the in-cluster service account is mounted; tests point it elsewhere */
+  serviceAccountDir?: string
 }
 
 export interface LoadedKubeConfig {
-  kubeConfig: KubeConfig
+  cluster: KubeCluster
+  /** a context without a user: one without credentials */
+  user: KubeUser
   /** without userinfo: it is shown in messages */
   server: string
   contextName: string
   defaultNamespace: string
 }
 
-const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token'
+const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount'
 
-/**
- * The first line only (js-yaml appends a snippet of the offending input), without what it quotes: an
- * alias or tag it names can be a mistyped credential.
- */
-function parseProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return (message.split('\n')[0] ?? message).replace(/"[^"]*"|'[^']*'|!<[^>]*>/g, '…')
+async function loadFile(file: string, mask: (secret: string) => void): Promise<KubeconfigValues> {
+  const label = `Invalid kubeconfig ${file}`
+  const text = (await readUserFile(file, label)).toString('utf8')
+  return readKubeconfigText({ text, label, dir: dirname(file), mask })
 }
 
-function loadFile(kubeConfig: KubeConfig, file: string): void {
-  // client-node reads it with readFileSync: a FIFO would hang the run before any timeout starts
-  checkRegularFile(file, `Invalid kubeconfig ${file}`)
-  try {
-    kubeConfig.loadFromFile(file)
-  } catch (error) {
-    throw new InputError(`Invalid kubeconfig ${file}: ${parseProblem(error)}`)
+/**
+ * What client-node's loadFromCluster made of a pod's service account: the API server from
+ * KUBERNETES_SERVICE_HOST and _PORT, the mounted CA and token (re-read as it rotates), the namespace.
+ */
+function inCluster(env: NodeJS.ProcessEnv, dir: string): KubeconfigValues {
+  const host = env.KUBERNETES_SERVICE_HOST ?? ''
+  const port = env.KUBERNETES_SERVICE_PORT ?? ''
+  const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https'
+  // an IPv6 address, the one kind of host with a colon, in brackets as a URL takes it
+  const server = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const namespaceFile = join(dir, 'namespace')
+  const namespace = existsSync(namespaceFile)
+    ? readFileSync(namespaceFile, 'utf8').trim() || undefined
+    : undefined
+  return {
+    clusters: [{ name: 'inCluster', server, caFile: join(dir, 'ca.crt'), skipTLSVerify: false }],
+    users: [{ name: 'inClusterUser', tokenFile: join(dir, 'token') }],
+    contexts: [
+      { name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser', namespace }
+    ],
+    currentContext: 'inClusterContext'
   }
 }
 
-/** client-node's mergeConfig throws on duplicate names, where kubectl keeps the first entry. */
-function mergeFirstWins(into: KubeConfig, next: KubeConfig): void {
-  const has = (list: { name: string }[], name: string): boolean =>
-    list.some((entry) => entry.name === name)
-  next.clusters = next.clusters.filter((cluster) => !has(into.clusters, cluster.name))
-  next.users = next.users.filter((user) => !has(into.users, user.name))
-  next.contexts = next.contexts.filter((context) => !has(into.contexts, context.name))
-  into.mergeConfig(next, Boolean(into.currentContext))
-}
-
-function loadSource(source: KubeConfigSource): KubeConfig {
-  const kubeConfig = new KubeConfig()
+async function loadSource(source: KubeConfigSource): Promise<KubeconfigValues> {
+  const { mask } = source
   if (source.kubeconfig !== undefined && source.kubeconfig.trim() !== '') {
-    try {
-      kubeConfig.loadFromString(source.kubeconfig)
-    } catch (error) {
-      // masked from the raw text, as the parser did not get to the fields: the text may be printed
-      maskRawSecrets(source.kubeconfig, source.mask)
-      throw new InputError(`Invalid kubeconfig: ${parseProblem(error)}`)
-    }
-    return kubeConfig
+    return readKubeconfigText({ text: source.kubeconfig, label: 'Invalid kubeconfig', mask })
   }
   const files = (source.env.KUBECONFIG ?? '').split(delimiter).filter((file) => existsSync(file))
   if (files.length > 0) {
-    // kubectl's merge rule: the first file to set a value wins, current-context included.
-    const [first, ...rest] = files
-    loadFile(kubeConfig, first as string)
-    for (const file of rest) {
-      const next = new KubeConfig()
-      loadFile(next, file)
-      mergeFirstWins(kubeConfig, next)
-    }
-    return kubeConfig
+    const configs: KubeconfigValues[] = []
+    for (const file of files) configs.push(await loadFile(file, mask))
+    return mergeFirstWins(configs)
   }
   const home = join(source.env.HOME ?? homedir(), '.kube', 'config')
-  if (existsSync(home)) {
-    loadFile(kubeConfig, home)
-    return kubeConfig
-  }
-  if (source.env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
-    kubeConfig.loadFromCluster()
-    return kubeConfig
+  if (existsSync(home)) return loadFile(home, mask)
+  const serviceAccount = source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR
+  if (source.env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccount, 'token'))) {
+    return inCluster(source.env, serviceAccount)
   }
   throw new ClusterError(
     'No cluster configured: set the kubeconfig input, KUBECONFIG, or run in a cluster'
   )
 }
 
-/** The certificate and key files the context names, which client-node reads synchronously too. */
-function checkCredentialFiles(kubeConfig: KubeConfig, contextName: string): void {
-  const cluster = kubeConfig.getCurrentCluster()
-  const user = kubeConfig.getCurrentUser()
+/**
+ * The files the context names, which are read synchronously: a FIFO would hang the run before any
+ * timeout starts, /dev/zero would never end.
+ */
+function checkCredentialFiles(cluster: KubeCluster, user: KubeUser, contextName: string): void {
   const files: [string | undefined, string][] = [
-    [cluster?.caFile, `cluster "${cluster?.name}" certificate-authority`],
-    [user?.certFile, `user "${user?.name}" client-certificate`],
-    [user?.keyFile, `user "${user?.name}" client-key`]
+    [cluster.caFile, `cluster "${cluster.name}" certificate-authority`],
+    [user.certFile, `user "${user.name}" client-certificate`],
+    [user.keyFile, `user "${user.name}" client-key`],
+    [user.token === undefined ? user.tokenFile : undefined, `user "${user.name}" token-file`]
   ]
   for (const [file, field] of files) {
     if (file)
@@ -109,38 +107,38 @@ function checkCredentialFiles(kubeConfig: KubeConfig, contextName: string): void
   }
 }
 
-export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
-  const kubeConfig = loadSource(source)
-  maskUsers(kubeConfig.getUsers(), source.mask)
-  maskClusterUserinfo(kubeConfig.getClusters(), source.mask)
-  const contextNames = kubeConfig.getContexts().map((context) => context.name)
-  const known = contextNames.length > 0 ? contextNames.join(', ') : 'none'
-  if (source.context) {
-    if (!kubeConfig.getContextObject(source.context)) {
-      throw new InputError(
-        `Context "${source.context}" not found in the kubeconfig (contexts: ${known})`
-      )
-    }
-    kubeConfig.setCurrentContext(source.context)
+export async function loadKubeConfig(source: KubeConfigSource): Promise<LoadedKubeConfig> {
+  const config = await loadSource(source)
+  const known = config.contexts.length > 0 ? config.contexts.map((c) => c.name).join(', ') : 'none'
+  const find = (name: string | undefined): KubeContext | undefined =>
+    config.contexts.find((context) => context.name === name)
+  if (source.context && !find(source.context)) {
+    throw new InputError(
+      `Context "${source.context}" not found in the kubeconfig (contexts: ${known})`
+    )
   }
-  const contextName = kubeConfig.getCurrentContext()
-  const context = contextName ? kubeConfig.getContextObject(contextName) : null
+  const context = find(source.context || config.currentContext)
   if (!context) {
     throw new InputError(
       `The kubeconfig has no current context; set the context input (contexts: ${known})`
     )
   }
-  const cluster = kubeConfig.getCurrentCluster()
-  if (!cluster?.server) {
+  const cluster = config.clusters.find((entry) => entry.name === context.cluster)
+  if (!cluster) {
     throw new InputError(
-      `Context "${contextName}" names cluster "${context.cluster}", which the kubeconfig does not define`
+      `Context "${context.name}" names cluster "${context.cluster}", which the kubeconfig does not define`
     )
   }
-  checkCredentialFiles(kubeConfig, contextName)
+  // client-node's getCurrentUser: a user the context names but the kubeconfig lacks has no credentials
+  const user = config.users.find((entry) => entry.name === context.user) ?? {
+    name: context.user ?? ''
+  }
+  checkCredentialFiles(cluster, user, context.name)
   return {
-    kubeConfig,
+    cluster,
+    user,
     server: withoutUserinfo(cluster.server),
-    contextName,
+    contextName: context.name,
     defaultNamespace: context.namespace || 'default'
   }
 }

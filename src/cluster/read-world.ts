@@ -1,11 +1,10 @@
 // Reads what diagnosis needs around the Routes. A forbidden read is not fatal: it becomes a sentence
 // in World.unreadable ("services in namespace shop: forbidden (list)") and the kind stays empty, so a
 // narrowly scoped CI account still gets a verdict.
-import { ApiException } from '@kubernetes/client-node'
 import { EXPERIMENTAL_GROUP } from '../model/types.ts'
 import type { KubeObject, World } from '../model/types.ts'
 import { groupVersionPath, type ResourceInfo } from './discovery.ts'
-import { describeOperation, toClusterError, type Operation } from './errors.ts'
+import { ApiError, describeOperation, toClusterError, type Operation } from './errors.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
 
@@ -60,11 +59,11 @@ class WorldReader {
         this.session.tuning.retry
       )
     } catch (error) {
-      if (error instanceof ApiException && error.code === 403) {
+      if (error instanceof ApiError && error.code === 403) {
         if (record) this.unreadable.push(unreadableSentence(op))
         return FORBIDDEN
       }
-      if (error instanceof ApiException && error.code === 404) return undefined
+      if (error instanceof ApiError && error.code === 404) return undefined
       throw toClusterError(error, op, this.session.description)
     }
   }

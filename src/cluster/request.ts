@@ -1,6 +1,5 @@
-// A small generic request helper on Node's own HTTP client, with the KubeConfig's TLS material,
-// authentication and proxy (client-node's public applyToHTTPSOptions: exec plugins and auth-providers
-// included). Used instead of the generated API classes because it sends bodies as is (the typed
+// A small generic request helper on Node's own HTTP client, with the kubeconfig context's TLS
+// material, authentication and proxy (credentials.ts: exec plugins and auth-providers included). Used instead of the generated API classes because it sends bodies as is (the typed
 // classes and KubernetesObjectApi drop fields their models do not know), returns JSON as received
 // (plain objects, no model instances with Date fields), works the same for core (/api/v1) and grouped
 // (/apis/...) paths, and gives every call one timeout. Not client-node's fetch transport: that builds
@@ -9,9 +8,9 @@
 // (`stream`): lines up to a length limit, given up after a silence limit.
 import http from 'node:http'
 import https from 'node:https'
-import { ApiException, type KubeConfig } from '@kubernetes/client-node'
 import { ClusterError } from '../errors.ts'
-import { describeFault, faultCode, type Fault } from './errors.ts'
+import type { Authenticate } from './credentials.ts'
+import { ApiError, describeFault, faultCode, type Fault } from './errors.ts'
 
 /** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
@@ -107,8 +106,8 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
-/** What applyToHTTPSOptions puts on a request: TLS material, headers, basic auth, an agent. */
-type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
+/** What credentials.ts puts on a request: TLS material, headers, basic auth, a proxy's agent. */
+export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
 
 /**
  * How long a server that never answered may refuse or drop connections before the run ends (with
@@ -129,18 +128,14 @@ function reasonIf(signal: AbortSignal, error: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason))
 }
 
-function apiException(
-  status: number,
-  body: string,
-  headers: http.IncomingHttpHeaders
-): ApiException<string> {
+function apiError(status: number, body: string, headers: http.IncomingHttpHeaders): ApiError {
   const flat = Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
       Array.isArray(value) ? value.join(', ') : (value ?? '')
     ])
   )
-  return new ApiException(status, `HTTP ${status}`, body, flat)
+  return new ApiError(status, body, flat)
 }
 
 export class ApiRequester {
@@ -153,7 +148,6 @@ export class ApiRequester {
     'https:': new https.Agent({ keepAlive: true }),
     'http:': new http.Agent({ keepAlive: true })
   }
-  private readonly proxied: boolean
   /** some request got an HTTP answer: transport faults from now on are worth retrying */
   private contacted = false
   private firstSentAt: number | undefined
@@ -164,7 +158,7 @@ export class ApiRequester {
   lastFault: string | undefined
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly authenticate: Authenticate,
     private readonly server: string,
     private readonly timeoutMs: number,
     /** aborts every request in flight when the client closes */
@@ -174,7 +168,6 @@ export class ApiRequester {
     private readonly description = server,
     private readonly firstContactMs = FIRST_CONTACT_MS
   ) {
-    this.proxied = Boolean(kubeConfig.getCurrentCluster()?.proxyUrl)
     closing?.addEventListener(
       'abort',
       () => Object.values(this.agents).forEach((agent) => agent.destroy()),
@@ -182,7 +175,7 @@ export class ApiRequester {
     )
   }
 
-  /** Resolves with the parsed JSON body; rejects with ApiException (body: the raw text) on non-2xx. */
+  /** Resolves with the parsed JSON body; rejects with ApiError (body: the raw text) on non-2xx. */
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
     this.firstSentAt ??= Date.now()
     try {
@@ -224,12 +217,12 @@ export class ApiRequester {
     const response = await this.open(method, path, { ...options, signal })
     const text = await this.readBody(response, `${method} ${path}`, signal)
     const status = response.statusCode ?? 0
-    if (status < 200 || status > 299) throw apiException(status, text, response.headers)
+    if (status < 200 || status > 299) throw apiError(status, text, response.headers)
     return JSON.parse(text) as T
   }
 
   /**
-   * Sends the request with the KubeConfig's authentication and TLS; resolves with the answer once
+   * Sends the request with the context's authentication and TLS; resolves with the answer once
    * its headers have arrived.
    */
   private async open(
@@ -242,7 +235,7 @@ export class ApiRequester {
       if (value !== undefined) url.searchParams.set(key, String(value))
     }
     const applied: Applied = { headers: {} }
-    await this.kubeConfig.applyToHTTPSOptions(applied)
+    await this.authenticate(applied)
     const body = options.body === undefined ? undefined : JSON.stringify(options.body)
     const headers: http.OutgoingHttpHeaders = {
       ...applied.headers,
@@ -254,7 +247,7 @@ export class ApiRequester {
       headers['Content-Length'] = Buffer.byteLength(body)
     }
     const protocol = url.protocol === 'http:' ? 'http:' : 'https:'
-    const agent = this.proxied ? applied.agent : this.agents[protocol]
+    const agent = applied.agent ?? this.agents[protocol]
     const client = protocol === 'http:' ? http : https
     const { signal } = options
     return new Promise((resolve, reject) => {
@@ -283,7 +276,7 @@ export class ApiRequester {
 
   /**
    * A GET whose answer is a stream of lines (a watch), on the same transport as `request`. Resolves
-   * when the server ends the stream. Rejects with an ApiException on a non-2xx answer, a TimeoutError
+   * when the server ends the stream. Rejects with an ApiError on a non-2xx answer, a TimeoutError
    * after `idleMs` without a byte (waiting for the answer included), a ClusterError for a line longer
    * than `maxLineBytes` (a definite failure: reopening the stream would cut it again), or the
    * transport's error.
@@ -303,7 +296,7 @@ export class ApiRequester {
       const status = response.statusCode ?? 0
       if (status < 200 || status > 299) {
         const text = await this.readBody(response, `GET ${path}`, signal)
-        throw apiException(status, text, response.headers)
+        throw apiError(status, text, response.headers)
       }
       heard()
       options.onOpen?.()

@@ -1,7 +1,6 @@
 // Which kubeconfig values are credentials, for the log masker. Masking hides a string everywhere in
 // the rest of the job's log, so only real credential values qualify: strings, from the fields that
 // hold them, long enough not to be a common word. A YAML scalar like `true` or a `|` is never one.
-import type { Cluster, User } from '@kubernetes/client-node'
 
 /** Shorter strings would hide ordinary words all over the log; no real token is this short. */
 export const MIN_SECRET_LENGTH = 6
@@ -47,14 +46,15 @@ export function maskRawSecrets(content: string, mask: (secret: string) => void):
   }
 }
 
-/** The credentials of parsed users. */
-export function maskUsers(users: User[], mask: (secret: string) => void): void {
+/** The credentials of parsed users: each one's `user` mapping, as the YAML has it. */
+export function maskUsers(users: Record<string, unknown>[], mask: (secret: string) => void): void {
   for (const user of users) {
     maskString(user.token, mask)
     maskString(user.password, mask)
-    if (typeof user.keyData === 'string') {
-      maskString(user.keyData, mask)
-      maskString(Buffer.from(user.keyData, 'base64').toString('utf8'), mask)
+    const keyData = user['client-key-data']
+    if (typeof keyData === 'string') {
+      maskString(keyData, mask)
+      maskString(Buffer.from(keyData, 'base64').toString('utf8'), mask)
     }
     const env: unknown = (user.exec as { env?: unknown } | undefined)?.env
     if (Array.isArray(env)) {
@@ -64,7 +64,7 @@ export function maskUsers(users: User[], mask: (secret: string) => void): void {
         }
       }
     }
-    const config: unknown = (user.authProvider as { config?: unknown } | undefined)?.config
+    const config: unknown = (user['auth-provider'] as { config?: unknown } | undefined)?.config
     if (typeof config === 'object' && config !== null) {
       for (const [key, value] of Object.entries(config)) {
         if (SECRET_CONFIG_KEY.test(key)) maskString(value, mask)
@@ -73,10 +73,16 @@ export function maskUsers(users: User[], mask: (secret: string) => void): void {
   }
 }
 
-/** The password (and user:password) in `server` and `proxy-url`, which may carry them. */
-export function maskClusterUserinfo(clusters: Cluster[], mask: (secret: string) => void): void {
+/**
+ * The password (and user:password) in `server` and `proxy-url`, which may carry them: each cluster's
+ * `cluster` mapping, as the YAML has it.
+ */
+export function maskClusterUserinfo(
+  clusters: Record<string, unknown>[],
+  mask: (secret: string) => void
+): void {
   for (const cluster of clusters) {
-    for (const url of [cluster.server, cluster.proxyUrl]) {
+    for (const url of [cluster.server, cluster['proxy-url']]) {
       const userinfo = typeof url === 'string' ? /^[a-z][\w+.-]*:\/\/([^/@\s]*)@/i.exec(url) : null
       if (!userinfo?.[1]) continue
       const [, password] = userinfo[1].split(':')

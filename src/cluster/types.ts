@@ -1,5 +1,5 @@
 // The narrow interface between route-gate and a Kubernetes API server. Only src/cluster/ implements
-// it with @kubernetes/client-node; tests may fake it. Every method throws ClusterError (exit 3) for
+// it, on Node's HTTP client; tests may fake it. Every method throws ClusterError (exit 3) for
 // access problems and InputError (exit 2) for objects the server rejects as invalid.
 import type { KubeObject, RouteKey, RouteKind, RouteObject, World } from '../model/types.ts'
 

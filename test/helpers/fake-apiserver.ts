@@ -1,8 +1,10 @@
 // A loopback imitation of the Kubernetes API server for contract tests of src/cluster: plain HTTP on
-// 127.0.0.1 (the kubeconfig sets insecure-skip-tls-verify, which client-node requires for http://),
+// 127.0.0.1 (the kubeconfig sets insecure-skip-tls-verify, which plain http:// requires, as in client-node),
 // discovery served from a table of kinds, every request recorded, and handlers registered per test.
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { authenticationFor, type Authenticate } from '../../src/cluster/credentials.ts'
+import { loadKubeConfig } from '../../src/cluster/kubeconfig.ts'
 
 export interface RecordedRequest {
   method: string
@@ -255,4 +257,10 @@ export function tokenKubeconfig(options: {
     `current-context: ${context}`,
     ''
   ].join('\n')
+}
+
+/** The authentication of a kubeconfig's current context, for an ApiRequester of one's own. */
+export async function authenticationOf(kubeconfig: string): Promise<Authenticate> {
+  const loaded = await loadKubeConfig({ kubeconfig, env: {}, mask: () => {} })
+  return authenticationFor(loaded, `${loaded.server} (context ${loaded.contextName})`, () => {})
 }

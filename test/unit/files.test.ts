@@ -5,14 +5,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { KubeConfig } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ApiRequester } from '../../src/cluster/request.ts'
 import { ClusterError, InputError } from '../../src/errors.ts'
 import { MAX_FILE_BYTES, readUserFile, writeUserFile } from '../../src/files.ts'
 import { expandManifestPaths, loadManifests } from '../../src/manifests.ts'
 import { readPreviousState } from '../../src/monitor.ts'
-import { FakeApiServer, openStream } from '../helpers/fake-apiserver.ts'
+import { authenticationOf, FakeApiServer, openStream } from '../helpers/fake-apiserver.ts'
 
 const ROUTE = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n'
 
@@ -149,15 +148,14 @@ describe('API answers', () => {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ items: [], padding: 'x'.repeat(8192) }))
       })
-      const kubeConfig = new KubeConfig()
-      kubeConfig.loadFromString(fake.kubeconfig())
-      const small = new ApiRequester(kubeConfig, fake.url, 5000, undefined, 4096)
+      const authenticate = await authenticationOf(fake.kubeconfig())
+      const small = new ApiRequester(authenticate, fake.url, 5000, undefined, 4096)
       const error = await failure(() => small.request('GET', '/api/v1/namespaces'))
       expect(error).toBeInstanceOf(ClusterError)
       expect(error.message).toBe(
         `${fake.url} sent more than 4096 bytes in answer to GET /api/v1/namespaces, the most route-gate reads; the server or a proxy in front of it is broken`
       )
-      const large = new ApiRequester(kubeConfig, fake.url, 5000, undefined, 16384)
+      const large = new ApiRequester(authenticate, fake.url, 5000, undefined, 16384)
       expect(await large.request('GET', '/api/v1/namespaces')).toMatchObject({ items: [] })
     } finally {
       await fake.close()
@@ -175,9 +173,8 @@ describe('API answers', () => {
           res.write(`{"padding":"${'x'.repeat(8192)}`)
         else stream.end()
       })
-      const kubeConfig = new KubeConfig()
-      kubeConfig.loadFromString(fake.kubeconfig())
-      const api = new ApiRequester(kubeConfig, fake.url, 5000)
+      const authenticate = await authenticationOf(fake.kubeconfig())
+      const api = new ApiRequester(authenticate, fake.url, 5000)
       const watch = (labelSelector: string | undefined, seen: string[]): Promise<unknown> =>
         api
           .stream('/api/v1/namespaces', {

@@ -1,99 +1,21 @@
-// What src/cluster relies on in @kubernetes/client-node's public API, checked directly, so that an
-// upgrade that changes it fails here by name rather than somewhere downstream:
-// - credentials.ts: a KubeConfig's `users` can be replaced; an authenticator added with
-//   addAuthenticator is asked only for users no built-in one claims (a user without exec and
-//   auth-provider), its header and client certificate reach a request, and what it throws reaches
-//   the caller as is; loadFromClusterAndUser plus applyToHTTPSOptions apply an auth-provider's token.
-// - request.ts (and so the watch): applyToHTTPSOptions puts the context's TLS material (CA, client
-//   certificate and key, insecure-skip-tls-verify, tls-server-name) and authentication on Node
-//   request options, and for a proxy-url an agent that goes through the proxy.
+// What src/cluster still relies on in @kubernetes/client-node's public API, checked directly, so that
+// an upgrade that changes it fails here by name rather than somewhere downstream. A gate reads the
+// kubeconfig and applies TLS and credentials itself (kubeconfig-text.ts, credentials.ts); client-node
+// is imported only for what it alone has:
+// - an auth-provider (gcp, azure, oidc…): loadFromClusterAndUser plus applyToHTTPSOptions put its
+//   token in headers.Authorization, and a failing gcp cmd-path is an error whose cause has the exit
+//   status (credentials.ts words the failure from it);
+// - a proxy-url: applyToHTTPSOptions on a KubeConfig of the server and proxy gives an agent that goes
+//   through the proxy, built from the TLS material already on the options, and the same agent on the
+//   next call (one connection pool for the run).
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import https from 'node:https'
-import { KubeConfig, type User } from '@kubernetes/client-node'
+import { KubeConfig } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 
-type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0]
-
-function recording(user: string, header: string): Authenticator & { asked: string[] } {
-  const asked: string[] = []
-  return {
-    asked,
-    isAuthProvider: (candidate: User) => {
-      asked.push(candidate.name)
-      return candidate.name === user
-    },
-    applyAuthentication: (_user, opts) => {
-      const fields = opts as { headers?: Record<string, string>; cert?: unknown; key?: unknown }
-      ;(fields.headers ??= {}).Authorization = header
-      return Promise.resolve()
-    }
-  }
-}
-
-function config(user: Record<string, unknown>, server = 'https://127.0.0.1:2'): KubeConfig {
-  const kubeConfig = new KubeConfig()
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: server.startsWith('http:') }],
-    users: [{ name: 'u', ...user }],
-    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
-    currentContext: 'ctx'
-  })
-  return kubeConfig
-}
-
-describe('client-node: authenticators', () => {
-  it('addAuthenticator: asked for a user without exec or auth-provider; its header reaches the request', async () => {
-    const kubeConfig = config({})
-    const authenticator = recording('u', 'Bearer custom-token-1234')
-    kubeConfig.addAuthenticator(authenticator)
-    const opts: https.RequestOptions = {}
-    await kubeConfig.applyToHTTPSOptions(opts)
-    expect(authenticator.asked).toEqual(['u'])
-    expect(opts.headers).toMatchObject({ Authorization: 'Bearer custom-token-1234' })
-  })
-
-  it('a built-in authenticator claims a user with exec first: why credentials.ts strips it', async () => {
-    const kubeConfig = config({ exec: { command: '/nonexistent/get-token', args: [] } })
-    const authenticator = recording('u', 'Bearer custom-token-1234')
-    kubeConfig.addAuthenticator(authenticator)
-    await expect(kubeConfig.applyToHTTPSOptions({})).rejects.toThrow()
-    expect(authenticator.asked).toEqual([])
-  })
-
-  it('a replaced `users` entry is the current user, and what its authenticator throws arrives as is', async () => {
-    const kubeConfig = config({ exec: { command: '/nonexistent/get-token' } })
-    const stripped: User = { ...kubeConfig.users[0]!, exec: undefined }
-    kubeConfig.users = [stripped]
-    expect(kubeConfig.getCurrentUser()).toBe(stripped)
-    const failure = new Error('ours')
-    let given: User | undefined
-    kubeConfig.addAuthenticator({
-      isAuthProvider: (user: User) => user === stripped,
-      applyAuthentication: (user) => {
-        given = user
-        return Promise.reject(failure)
-      }
-    })
-    await expect(kubeConfig.applyToHTTPSOptions({})).rejects.toBe(failure)
-    expect(given).toBe(stripped)
-  })
-
-  it('a client certificate an authenticator sets reaches the request options', async () => {
-    const kubeConfig = config({})
-    kubeConfig.addAuthenticator({
-      isAuthProvider: () => true,
-      applyAuthentication: (_user, opts) => {
-        Object.assign(opts, { cert: 'CERT-PEM', key: 'KEY-PEM' })
-        return Promise.resolve()
-      }
-    })
-    const opts: { cert?: unknown; key?: unknown } = {}
-    await kubeConfig.applyToHTTPSOptions(opts)
-    expect(opts).toMatchObject({ cert: 'CERT-PEM', key: 'KEY-PEM' })
-  })
-
+describe('client-node: auth-providers', () => {
   it("loadFromClusterAndUser + applyToHTTPSOptions: an auth-provider's token in headers.Authorization", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-contract-'))
     writeFileSync(join(dir, 'token'), 'file-token-4c2a9e')
@@ -106,9 +28,9 @@ describe('client-node: authenticators', () => {
         { name: 'x', server: 'https://credentials.invalid', skipTLSVerify: false },
         { name: 'u', authProvider }
       )
-      const opts: { headers?: Record<string, unknown> } = {}
+      const opts: { headers: Record<string, unknown> } = { headers: {} }
       await own.applyToHTTPSOptions(opts)
-      expect(opts.headers?.Authorization).toBe(`Bearer ${token}`)
+      expect(opts.headers.Authorization).toBe(`Bearer ${token}`)
     }
   })
 
@@ -129,50 +51,28 @@ describe('client-node: authenticators', () => {
   })
 })
 
-describe('client-node: the transport options', () => {
-  it("applyToHTTPSOptions: the context's CA, client certificate and key, skip-verify and server name", async () => {
-    const kubeConfig = new KubeConfig()
-    kubeConfig.loadFromOptions({
-      clusters: [
-        {
-          name: 'c',
-          server: 'https://127.0.0.1:2',
-          caData: Buffer.from('CA-PEM').toString('base64'),
-          skipTLSVerify: true,
-          tlsServerName: 'api.example'
-        }
-      ],
-      users: [
-        {
-          name: 'u',
-          certData: Buffer.from('CERT-PEM').toString('base64'),
-          keyData: Buffer.from('KEY-PEM').toString('base64')
-        }
-      ],
-      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
-      currentContext: 'ctx'
-    })
-    const opts: https.RequestOptions = {}
-    await kubeConfig.applyToHTTPSOptions(opts)
-    expect(opts.ca).toEqual(Buffer.from('CA-PEM'))
-    expect(opts.cert).toEqual(Buffer.from('CERT-PEM'))
-    expect(opts.key).toEqual(Buffer.from('KEY-PEM'))
-    expect(opts.rejectUnauthorized).toBe(false)
-    expect(opts.servername).toBe('api.example')
-  })
-
-  it('applyToHTTPSOptions: a proxy-url gets an agent of its own, which request.ts then uses', async () => {
-    const kubeConfig = new KubeConfig()
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: 'c', server: 'https://127.0.0.1:2', proxyUrl: 'http://127.0.0.1:3' }],
-      users: [{ name: 'u', token: 'proxy-token-1234' }],
-      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
-      currentContext: 'ctx'
-    })
-    expect(kubeConfig.getCurrentCluster()?.proxyUrl).toBe('http://127.0.0.1:3')
-    const opts: https.RequestOptions = {}
-    await kubeConfig.applyToHTTPSOptions(opts)
-    expect(opts.agent).toBeInstanceOf(https.Agent)
-    expect(opts.agent).not.toBe(https.globalAgent)
+describe('client-node: a proxy-url', () => {
+  it('applyToHTTPSOptions: a proxy agent with the TLS material on the options, the same each call', async () => {
+    const own = new KubeConfig()
+    own.loadFromClusterAndUser(
+      {
+        name: 'c',
+        server: 'https://127.0.0.1:2',
+        proxyUrl: 'http://127.0.0.1:3',
+        skipTLSVerify: false
+      },
+      { name: 'u' }
+    )
+    const ca = Buffer.from('CA-PEM')
+    const first: https.RequestOptions = { ca, servername: 'api.internal', headers: {} }
+    await own.applyToHTTPSOptions(first)
+    expect(first.agent).toBeInstanceOf(https.Agent)
+    expect(first.agent).not.toBe(https.globalAgent)
+    expect((first.agent as https.Agent).options).toMatchObject({ ca, servername: 'api.internal' })
+    const second: https.RequestOptions = { ca, headers: {} }
+    await own.applyToHTTPSOptions(second)
+    expect(second.agent).toBe(first.agent)
+    // the credentials stay route-gate's: the user it was given has none
+    expect(first.headers).toEqual({})
   })
 })

@@ -5,12 +5,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { KubeConfig } from '@kubernetes/client-node'
 import { connect } from '../../../src/cluster/connect.ts'
-import { guardCredentials } from '../../../src/cluster/credentials.ts'
+import type { Applied } from '../../../src/cluster/request.ts'
 import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
 import { ClusterError, InputError } from '../../../src/errors.ts'
-import { FAST_TUNING, FakeApiServer, sendJson } from '../../helpers/fake-apiserver.ts'
+import {
+  authenticationOf,
+  FAST_TUNING,
+  FakeApiServer,
+  sendJson
+} from '../../helpers/fake-apiserver.ts'
 
 const env = { HOME: mkdtempSync(join(tmpdir(), 'route-gate-home-')) }
 const STDERR_SECRET = 'stderr-secret-41c9'
@@ -147,7 +151,7 @@ describe('credential commands', () => {
     expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
   })
 
-  it('an auth-provider token (the in-cluster token file) is carried and masked', async () => {
+  it("an auth-provider's token (client-node's tokenFile provider) is carried and masked", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
     writeFileSync(join(dir, 'token'), 'file-token-8e31c7')
     const masked: string[] = []
@@ -160,9 +164,8 @@ describe('credential commands', () => {
     expect(masked).toContain('file-token-8e31c7')
   })
 
-  it("a plugin's client certificate and key reach client-node's TLS options", async () => {
-    const kubeConfig = new KubeConfig()
-    kubeConfig.loadFromString(
+  it("a plugin's client certificate and key reach the request's TLS options", async () => {
+    const authenticate = await authenticationOf(
       withUser(
         fake,
         execUser(
@@ -175,11 +178,10 @@ describe('credential commands', () => {
         'https://127.0.0.1:2'
       )
     )
-    guardCredentials(kubeConfig, 'the cluster', () => {})
-    const opts: { cert?: unknown; key?: unknown; headers?: Record<string, unknown> } = {}
-    await kubeConfig.applyToHTTPSOptions(opts)
+    const opts: Applied = { headers: {} }
+    await authenticate(opts)
     expect(opts).toMatchObject({ cert: 'CERT-PEM', key: 'KEY-PEM' })
-    expect(opts.headers?.Authorization).toBeUndefined()
+    expect(opts.headers.Authorization).toBeUndefined()
   })
 
   it('a failing auth-provider command: the provider and exit code, never its command line', async () => {

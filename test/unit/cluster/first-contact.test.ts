@@ -6,9 +6,9 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeFault } from '../../../src/cluster/errors.ts'
-import { loadKubeConfig } from '../../../src/cluster/kubeconfig.ts'
+import type { Authenticate } from '../../../src/cluster/credentials.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
-import { tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
+import { authenticationOf, tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
 import { withRetry } from '../../../src/cluster/retry.ts'
 import { ClusterError } from '../../../src/errors.ts'
 import {
@@ -23,19 +23,18 @@ const WINDOW_MS = 300
 /** enough retries that only the first-contact rule can end a fault inside the window */
 const RETRY = { retries: 50, minTimeoutMs: 20, maxTimeoutMs: 50, maxRetryTimeMs: 10_000 }
 
-function requester(server: string, cluster?: string[]): ApiRequester {
-  const { kubeConfig, contextName } = loadKubeConfig({
-    kubeconfig: tokenKubeconfig({ server, context: 'ci', cluster }),
-    env: {},
-    mask: () => {}
-  })
+async function requester(
+  server: string,
+  cluster?: string[],
+  authenticate?: Authenticate
+): Promise<ApiRequester> {
   return new ApiRequester(
-    kubeConfig,
+    authenticate ?? (await authenticationOf(tokenKubeconfig({ server, context: 'ci', cluster }))),
     server,
     2_000,
     undefined,
     undefined,
-    `${server} (context ${contextName})`,
+    `${server} (context ci)`,
     WINDOW_MS
   )
 }
@@ -68,7 +67,7 @@ async function listen(server: net.Server, port = 0): Promise<number> {
 describe('the first contact with the API server', () => {
   it('a refused connection: retried for the window, then one ClusterError naming server and context', async () => {
     const port = await closedPort()
-    const { attempts, error } = await get(requester(`https://127.0.0.1:${port}`))
+    const { attempts, error } = await get(await requester(`https://127.0.0.1:${port}`))
     expect(error).toBeInstanceOf(ClusterError)
     expect((error as Error).message).toBe(
       `cannot reach https://127.0.0.1:${port} (context ci): connection refused (ECONNREFUSED) (still, after 0.3 s of retries); nothing accepts connections there: check that the API server runs and that the kubeconfig's server address and port are right`
@@ -78,7 +77,7 @@ describe('the first contact with the API server', () => {
 
   it('a connection reset at once: retried for the window, then says the connection was dropped', async () => {
     const port = await listen(net.createServer((socket) => socket.resetAndDestroy()))
-    const { attempts, error } = await get(requester(`https://127.0.0.1:${port}`))
+    const { attempts, error } = await get(await requester(`https://127.0.0.1:${port}`))
     expect(error).toBeInstanceOf(ClusterError)
     expect((error as Error).message).toMatch(
       new RegExp(
@@ -89,17 +88,15 @@ describe('the first contact with the API server', () => {
   })
 
   it('a name that does not resolve (ENOTFOUND): one attempt, never retried', async () => {
-    const api = requester('https://api.route-gate-test.invalid:6443')
-    const kubeConfig = (api as unknown as { kubeConfig: { applyToHTTPSOptions: unknown } })
-      .kubeConfig
     // what Node's HTTP client fails with when getaddrinfo answers NXDOMAIN
-    kubeConfig.applyToHTTPSOptions = () =>
+    const api = await requester('https://api.route-gate-test.invalid:6443', undefined, () =>
       Promise.reject(
         Object.assign(new Error('getaddrinfo ENOTFOUND api.route-gate-test.invalid'), {
           code: 'ENOTFOUND',
           syscall: 'getaddrinfo'
         })
       )
+    )
     const { attempts, error } = await get(api)
     expect(attempts).toBe(1)
     expect((error as Error).message).toBe(
@@ -117,7 +114,7 @@ describe('the first contact with the API server', () => {
     }
     const first = net.createServer(answer)
     const port = await listen(first)
-    const api = requester(`http://127.0.0.1:${port}`)
+    const api = await requester(`http://127.0.0.1:${port}`)
     expect(await get(api)).toEqual({ attempts: 1 })
     await new Promise<void>((resolve) => first.close(() => resolve()))
     // back after twice the first-contact window: only a retry that outlasts it succeeds
@@ -150,7 +147,7 @@ describe('TLS verification at the first contact: one attempt, a fault that names
     const other = Buffer.from(makeTestPki(['localhost']).ca).toString('base64')
     const cluster =
       trust === 'none' ? [] : [`certificate-authority-data: ${trust === 'own CA' ? ca : other}`]
-    const { attempts, error } = await get(requester(`https://localhost:${port}`, cluster))
+    const { attempts, error } = await get(await requester(`https://localhost:${port}`, cluster))
     expect(attempts).toBe(1)
     const fault = describeFault(error)
     expect(fault.transient).toBe(false)

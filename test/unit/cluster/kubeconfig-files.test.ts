@@ -1,6 +1,6 @@
-// client-node reads the kubeconfig and the certificate files it names with readFileSync: a FIFO among
-// them would hang the run before any timeout starts, /dev/zero would never end. route-gate refuses
-// them first, naming the file and the field (exit 2), as it does for manifests.
+// The certificate files a kubeconfig names are read synchronously: a FIFO among them, or a FIFO as the
+// kubeconfig itself, would hang the run before any timeout starts, /dev/zero would never end.
+// route-gate refuses them first, naming the file and the field (exit 2), as it does for manifests.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

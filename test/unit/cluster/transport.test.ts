@@ -1,12 +1,25 @@
 // request.ts's transport: requests share keep-alive connections (client-node's fetch transport opened
-// a new TLS connection for every request), and the one-request timeout still reads as one.
+// a new TLS connection for every request), the one-request timeout still reads as one, and what the
+// kubeconfig says about TLS and credentials reaches the wire without client-node (credentials.ts).
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import type net from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import https from 'node:https'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import type { TLSSocket } from 'node:tls'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { authenticationFor, TOKEN_FILE_REREAD_MS } from '../../../src/cluster/credentials.ts'
 import { describeFault } from '../../../src/cluster/errors.ts'
 import { loadKubeConfig } from '../../../src/cluster/kubeconfig.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
-import { tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
+import {
+  authenticationOf,
+  FakeApiServer,
+  sendJson,
+  tokenKubeconfig
+} from '../../helpers/fake-apiserver.ts'
+import { makeTestPki } from '../../helpers/probe-servers.ts'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -30,33 +43,214 @@ async function countingServer(): Promise<{ url: string; connections: () => numbe
   return { url: `http://127.0.0.1:${port}`, connections: () => connections }
 }
 
-function requester(server: string, timeoutMs = 2_000): ApiRequester {
-  const { kubeConfig } = loadKubeConfig({
-    kubeconfig: tokenKubeconfig({ server }),
-    env: {},
-    mask: () => {}
-  })
+async function requester(server: string, timeoutMs = 2_000): Promise<ApiRequester> {
   const closing = new AbortController()
   closers.push(() => Promise.resolve(closing.abort()))
-  return new ApiRequester(kubeConfig, server, timeoutMs, closing.signal)
+  const authenticate = await authenticationOf(tokenKubeconfig({ server }))
+  return new ApiRequester(authenticate, server, timeoutMs, closing.signal)
 }
 
 describe('the transport', () => {
   it('sends one request after another on one keep-alive connection', async () => {
     const server = await countingServer()
-    const api = requester(server.url)
+    const api = await requester(server.url)
     for (let i = 0; i < 3; i++) await api.request('GET', '/version')
     expect(server.connections()).toBe(1)
   })
 
   it('a request past its timeout fails as "no answer in time", a transient fault', async () => {
     const server = await countingServer()
-    const error = await requester(server.url, 200)
-      .request('GET', '/hang')
-      .then(
-        () => undefined,
-        (e: unknown) => e
-      )
+    const error = await (await requester(server.url, 200)).request('GET', '/hang').then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(describeFault(error)).toMatchObject({ message: 'no answer in time', transient: true })
+  })
+})
+
+/** The headers of one GET /version a requester of `kubeconfig` sends to `fake`. */
+async function sentHeaders(
+  fake: FakeApiServer,
+  kubeconfig: string
+): Promise<http.IncomingHttpHeaders> {
+  const closing = new AbortController()
+  closers.push(() => Promise.resolve(closing.abort()))
+  const api = new ApiRequester(await authenticationOf(kubeconfig), fake.url, 2_000, closing.signal)
+  await api.request('GET', '/version')
+  return fake.requestsTo('GET', '/version').at(-1)?.headers ?? {}
+}
+
+describe('credentials on the wire, without client-node', () => {
+  let fake: FakeApiServer
+  beforeEach(async () => {
+    fake = await FakeApiServer.start()
+    fake.on('GET', '/version', (_req, res) => sendJson(res, 200, { major: '1' }))
+    closers.push(() => fake.close())
+  })
+  const withUser = (user: string[]): string =>
+    fake.kubeconfig().replace('    token: fake-token-123\n', user.map((l) => `    ${l}\n`).join(''))
+
+  it('a bearer token, basic auth and Impersonate-User', async () => {
+    expect(
+      (await sentHeaders(fake, fake.kubeconfig({ token: 'bearer-abc-123' }))).authorization
+    ).toBe('Bearer bearer-abc-123')
+    const basic = await sentHeaders(
+      fake,
+      withUser(['username: admin', 'password: hunter22', 'as: someone'])
+    )
+    expect(basic.authorization).toBe(`Basic ${Buffer.from('admin:hunter22').toString('base64')}`)
+    expect(basic['impersonate-user']).toBe('someone')
+  })
+
+  it('a token file, re-read once a minute has passed, its token masked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
+    const file = join(dir, 'token')
+    writeFileSync(file, 'first-file-token\n')
+    const masked: string[] = []
+    const loaded = await loadKubeConfig({
+      kubeconfig: withUser([`tokenFile: ${file}`]),
+      env: {},
+      mask: () => {}
+    })
+    const api = new ApiRequester(
+      authenticationFor(loaded, 'the cluster', (s) => masked.push(s)),
+      fake.url,
+      2_000
+    )
+    const sent = async (): Promise<unknown> => {
+      await api.request('GET', '/version')
+      return fake.requestsTo('GET', '/version').at(-1)?.headers.authorization
+    }
+    expect(await sent()).toBe('Bearer first-file-token')
+    writeFileSync(file, 'rotated-file-token')
+    expect(await sent()).toBe('Bearer first-file-token')
+    const now = Date.now()
+    vi.spyOn(Date, 'now').mockReturnValue(now + TOKEN_FILE_REREAD_MS + 1_000)
+    try {
+      expect(await sent()).toBe('Bearer rotated-file-token')
+    } finally {
+      vi.restoreAllMocks()
+    }
+    expect(masked).toEqual(['first-file-token', 'rotated-file-token'])
+  })
+
+  it('an exec plugin whose token is masked', async () => {
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token: 'exec-token-4411' }
+    })
+    const kubeconfig = withUser([
+      'exec:',
+      '  apiVersion: client.authentication.k8s.io/v1',
+      '  command: /bin/sh',
+      `  args: ["-c", ${JSON.stringify(`echo '${credential}'`)}]`
+    ])
+    expect((await sentHeaders(fake, kubeconfig)).authorization).toBe('Bearer exec-token-4411')
+  })
+
+  it("a proxy-url: requests tunnel through the proxy, on client-node's agent", async () => {
+    const tunnels: string[] = []
+    const proxy = http.createServer((_request, response) => response.writeHead(405).end())
+    // a forward proxy as hpagent uses one: CONNECT host:port, then bytes both ways
+    proxy.on('connect', (request: http.IncomingMessage, client: net.Socket) => {
+      tunnels.push(String(request.url))
+      const [host, port] = String(request.url).split(':')
+      const upstream = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.pipe(client).pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    closers.push(() => {
+      proxy.closeAllConnections()
+      return new Promise((resolve) => proxy.close(() => resolve()))
+    })
+    const port = (proxy.address() as net.AddressInfo).port
+    const kubeconfig = tokenKubeconfig({
+      server: fake.url,
+      cluster: ['insecure-skip-tls-verify: true', `proxy-url: http://127.0.0.1:${port}`]
+    })
+    expect((await sentHeaders(fake, kubeconfig)).authorization).toBe('Bearer fake-token-123')
+    expect(tunnels).toEqual([new URL(fake.url).host])
+  })
+
+  it('plain http:// only with insecure-skip-tls-verify, as client-node had it', async () => {
+    const kubeconfig = tokenKubeconfig({ server: fake.url, cluster: [] })
+    const error = await sentHeaders(fake, kubeconfig).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
+    expect(error?.message).toBe(
+      'HTTP protocol is not allowed when skipTLSVerify is not set or false'
+    )
+    expect(fake.requestsTo('GET', '/version')).toHaveLength(0)
+  })
+})
+
+describe('TLS from the kubeconfig', () => {
+  it('CA and client certificate and key files relative to the kubeconfig, tls-server-name', async () => {
+    const server = makeTestPki(['api.internal'])
+    const client = makeTestPki(['route-gate-client'])
+    const peers: string[] = []
+    const tls = https.createServer(
+      { cert: server.cert, key: server.key, requestCert: true, rejectUnauthorized: false },
+      (request, response) => {
+        const socket = request.socket as TLSSocket
+        peers.push(
+          `${String(socket.getPeerCertificate().subject?.CN)} ${String(socket.servername)}`
+        )
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      }
+    )
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => tls.close(() => resolve())))
+    const url = `https://127.0.0.1:${(tls.address() as net.AddressInfo).port}`
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-tls-'))
+    writeFileSync(join(dir, 'ca.crt'), server.ca)
+    writeFileSync(join(dir, 'client.crt'), client.cert)
+    writeFileSync(join(dir, 'client.key'), client.key)
+    const kubeconfig = tokenKubeconfig({
+      server: url,
+      cluster: ['certificate-authority: ca.crt', 'tls-server-name: api.internal']
+    }).replace(
+      '    token: fake-token-123\n',
+      '    client-certificate: client.crt\n    client-key: client.key\n'
+    )
+    writeFileSync(join(dir, 'config'), kubeconfig)
+    const loaded = await loadKubeConfig({
+      env: { KUBECONFIG: join(dir, 'config') },
+      mask: () => {}
+    })
+    const closing = new AbortController()
+    closers.push(() => Promise.resolve(closing.abort()))
+    const api = new ApiRequester(
+      authenticationFor(loaded, url, () => {}),
+      url,
+      2_000,
+      closing.signal
+    )
+    await api.request('GET', '/version')
+    await api.request('GET', '/version')
+    expect(peers).toEqual(['route-gate-client api.internal', 'route-gate-client api.internal'])
+    // certificate data in the kubeconfig itself works the same
+    const inline = tokenKubeconfig({
+      server: url,
+      cluster: [
+        `certificate-authority-data: ${Buffer.from(server.ca).toString('base64')}`,
+        'tls-server-name: api.internal'
+      ]
+    }).replace(
+      '    token: fake-token-123\n',
+      `    client-certificate-data: ${Buffer.from(client.cert).toString('base64')}\n    client-key-data: ${Buffer.from(client.key).toString('base64')}\n`
+    )
+    await new ApiRequester(await authenticationOf(inline), url, 2_000, closing.signal).request(
+      'GET',
+      '/version'
+    )
+    expect(peers).toHaveLength(3)
+    expect(peers[2]).toBe('route-gate-client api.internal')
   })
 })
