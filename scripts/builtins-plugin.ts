@@ -14,6 +14,12 @@ const BEFORE_NODE_CHECK = ['src/start-up.ts', 'src/exit.ts', 'src/version.ts']
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
+// The cluster layer and the packages (client-node is loaded on demand) get facades of their own: a
+// facade the offline path shared with them would be split by esbuild into a chunk of its own, one
+// more file for every offline command to load.
+const APART = [`src${path.sep}cluster${path.sep}`, `node_modules${path.sep}`]
+const AREA = '?apart'
+
 /** The module's source: the built-in once, then one export per name, dropped when nothing uses it. */
 async function facade(id: string): Promise<string> {
   const names = Object.keys((await import(id)) as object).filter(
@@ -41,10 +47,12 @@ export const builtinsPlugin: Plugin = {
       if (BEFORE_NODE_CHECK.includes(path.relative(root, args.importer))) {
         return { path: args.path, external: true }
       }
-      return { path: id, namespace: NAMESPACE }
+      const importer = path.relative(root, args.importer)
+      const area = APART.some((dir) => importer.startsWith(dir)) ? AREA : ''
+      return { path: id + area, namespace: NAMESPACE }
     })
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => ({
-      contents: await facade(args.path),
+      contents: await facade(args.path.replace(AREA, '')),
       loader: 'js'
     }))
   }

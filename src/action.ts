@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { exitCodeOf } from './errors.ts'
+import { avoidExitDeadlock } from './exit-deadlock.ts'
 import { writeUserFile } from './files.ts'
 import { parseSettings, type Settings } from './inputs.ts'
 import type { AnyReport, Report } from './model/types.ts'
@@ -39,13 +40,16 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
         ? await (await conversations()).openTracking(config, env, logger)
         : undefined
     const whole = await run(config, {
-      connect: async (s) =>
-        (await import('./cluster/connect.ts')).connect({
+      connect: async (s) => {
+        // a run against a cluster can last minutes and read thousands of Routes
+        avoidExitDeadlock()
+        return (await import('./cluster/connect.ts')).connect({
           kubeconfig: s.kubeconfig,
           context: s.context,
           env,
           mask: core.setSecret
-        }),
+        })
+      },
       log: (line) => core.info(safeLogLine(line)),
       cwd: env.GITHUB_WORKSPACE ?? process.cwd(),
       now: Date.now,

@@ -3,7 +3,6 @@
 import module from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
-import v8 from 'node:v8'
 import pkg from '../package.json' with { type: 'json' }
 
 /**
@@ -52,15 +51,6 @@ export function compileCacheDir(
 }
 
 /**
- * V8 compilers that run on Node's worker threads and, short of heap, wait there for a collection
- * only the main thread can make. Node 24 exits by joining those threads first, so a job caught
- * waiting at `process.exit` hangs the process after its verdict is out (nodejs/node#54918, #64274:
- * about 1 run in 20 of a 5,000-Route prediction here). Their work is done on the main thread
- * instead; concurrent TurboFan is left on, as it has not been seen in that wait.
- */
-const EXIT_DEADLOCK_FLAGS = ['--no-maglev', '--no-concurrent-sparkplug']
-
-/**
  * A reader that goes away (`route-gate check … | head -1`) must not turn the run into a stack
  * trace: the exit code still carries the verdict, so what can no longer be written is dropped.
  */
@@ -80,7 +70,6 @@ export function startUp(face: Face): void {
     else process.stderr.write(`${refusal}\n`)
     process.exit(2)
   }
-  for (const flag of EXIT_DEADLOCK_FLAGS) v8.setFlagsFromString(flag)
   dropWritesToClosedOutput()
   const dir = compileCacheDir(face, process.env, process.platform, os.homedir())
   // a cache that cannot be written costs only speed: Node reports it in the status, never throws.

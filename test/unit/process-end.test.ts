@@ -1,10 +1,12 @@
 // How a run ends once its verdict is out: the exit code carries the verdict even when nobody reads
-// the output any more, and the V8 compilers that can hang Node 24's exit are off (the committed
-// dist/ and the start-up module, run as separate processes).
+// the output any more, and a run that is long or large has V8 build no code on the threads that can
+// hang Node 24's exit (the committed dist/ and the modules, each run as a process of its own).
 import { execFileSync, spawn } from 'node:child_process'
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { REPO } from '../helpers/action.ts'
 
@@ -40,29 +42,52 @@ describe('a reader that goes away', () => {
 })
 
 describe('the compilers that can hang the exit', () => {
-  // Maglev's optimization of a hot function, as V8's own status bits report it (bit 5: Maglev
-  // code), with and without the start-up.
-  function maglevStatus(withStartUp: boolean): number {
-    const startUp = pathToFileURL(path.join(REPO, 'src', 'start-up.ts')).href
+  // A module run in a Node of its own, with setFlagsFromString recording what it is given.
+  function flagsSetBy(body: string[]): string[] {
+    const src = (file: string): string =>
+      JSON.stringify(pathToFileURL(path.join(REPO, 'src', file)).href)
     const script = [
-      `const { startUp } = await import(${JSON.stringify(startUp)})`,
-      withStartUp ? `startUp('cli')` : '',
-      'function hot(x) { return x + 1 }',
-      '%PrepareFunctionForOptimization(hot); hot(1); hot(2);',
-      '%OptimizeMaglevOnNextCall(hot); hot(3);',
-      'process.stdout.write(String(%GetOptimizationStatus(hot)))'
+      `import v8 from 'node:v8'`,
+      'const given = []',
+      'v8.setFlagsFromString = (flag) => given.push(flag)',
+      `const { readManifestFile } = await import(${src('manifests.ts')})`,
+      `const { avoidExitDeadlock } = await import(${src('exit-deadlock.ts')})`,
+      ...body,
+      'process.stdout.write(JSON.stringify(given))'
     ].join('\n')
-    const out = execFileSync(
-      process.execPath,
-      ['--allow-natives-syntax', '--input-type=module', '-e', script],
-      { cwd: REPO, encoding: 'utf8' }
-    )
-    return Number(out)
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPO,
+      encoding: 'utf8'
+    })
+    return JSON.parse(out) as string[]
   }
-  const MAGLEV_CODE = 1 << 5
+  const FLAGS = [
+    '--no-maglev-build-code-on-background',
+    '--no-maglev-deopt-data-on-background',
+    '--no-concurrent-sparkplug'
+  ]
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-flags-'))
+    const route = (i: number): string =>
+      `---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r${i}\n  namespace: shop\nspec:\n  parentRefs:\n  - name: edge\n`
+    await writeFile(path.join(dir, 'small.yaml'), route(0))
+    await writeFile(
+      path.join(dir, 'large.yaml'),
+      Array.from({ length: 12_000 }, (_, i) => route(i)).join('')
+    )
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  it('Maglev optimizes a hot function in plain Node, and no longer after the start-up', () => {
-    expect(maglevStatus(false) & MAGLEV_CODE).toBe(MAGLEV_CODE)
-    expect(maglevStatus(true) & MAGLEV_CODE).toBe(0)
+  it('moves code building to the main thread, once, when asked', () => {
+    expect(flagsSetBy(['avoidExitDeadlock()', 'avoidExitDeadlock()'])).toEqual(FLAGS)
+  })
+
+  it('is asked by reading an input of a MiB or more, not by a small one', async () => {
+    const read = (file: string): string =>
+      `await readManifestFile(${JSON.stringify(path.join(dir, file))}, '/')`
+    expect((await stat(path.join(dir, 'large.yaml'))).size).toBeGreaterThan(1024 * 1024)
+    expect(flagsSetBy([read('small.yaml')])).toEqual([])
+    expect(flagsSetBy([read('large.yaml')])).toEqual(FLAGS)
   })
 })

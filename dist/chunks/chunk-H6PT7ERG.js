@@ -1,0 +1,2 @@
+import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
+var e=process.getBuiltinModule("node:path"),r=e;var n=e.delimiter,c=e.dirname;var p=e.join;var t=process.getBuiltinModule("node:http"),x=t,l=t.Agent;var i=t.STATUS_CODES;var o=process.getBuiltinModule("node:https"),g=o,u=o.Agent;var s=process.getBuiltinModule("node:child_process"),m=s;var v=s.spawn;export{r as a,n as b,c,p as d,x as e,l as f,i as g,g as h,u as i,m as j,v as k};

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-var t=process.getBuiltinModule("node:fs"),e=t;var n=t.appendFileSync;var o=t.close,c=t.closeSync,r=t.constants;var s=t.existsSync;var p=t.fstat;var a=t.ftruncate;var x=t.glob;var i=t.open;var y=t.openSync;var S=t.promises,l=t.read;var m=t.readFileSync;var d=t.realpath;var f=t.stat,h=t.statSync;var u=t.writeFile;export{e as a,n as b,o as c,c as d,r as e,s as f,p as g,a as h,x as i,i as j,y as k,S as l,l as m,m as n,d as o,f as p,h as q,u as r};

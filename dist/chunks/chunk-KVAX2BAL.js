@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-var e=process.getBuiltinModule("node:http"),s=e,n=e.Agent;var c=e.STATUS_CODES;var o=process.getBuiltinModule("node:https"),x=o,a=o.Agent;var r=process.getBuiltinModule("node:timers/promises");var l=r.setTimeout;var t=process.getBuiltinModule("node:tls"),g=t;var E=t.connect;var u=t.rootCertificates;export{l as a,s as b,n as c,c as d,x as e,a as f,g,E as h,u as i};
