@@ -117,7 +117,7 @@ function tokenFile(file: string, label: string): () => string | undefined {
 function clientNodeConfig(cluster: Cluster, user: User): () => Promise<KubeConfig> {
   let config: Promise<KubeConfig> | undefined
   return () =>
-    (config ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+    (config ??= import('./client-node.ts').then(({ KubeConfig }) => {
       const own = new KubeConfig()
       own.loadFromClusterAndUser(cluster, user)
       return own
