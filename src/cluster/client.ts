@@ -12,7 +12,7 @@ import type {
   RouteWatchHandlers
 } from './types.ts'
 import { applyDocuments } from './apply.ts'
-import { ApiError, toClusterError } from './errors.ts'
+import { answeredWith, toClusterError } from './errors.ts'
 import { listRoutes } from './routes.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
@@ -58,12 +58,12 @@ export class KubeClusterClient implements ClusterClient {
         tuning.retry
       )
     } catch (error) {
-      if (error instanceof ApiError && error.code === 404) {
+      if (answeredWith(error, 404)) {
         throw new ClusterError(`Namespace "${namespace}" not found on ${description}`)
       }
       // Namespaces are cluster-scoped: a namespaced CI account may not read them. Not knowing is
       // no reason to stop; listing Routes there will tell.
-      if (error instanceof ApiError && error.code === 403) return
+      if (answeredWith(error, 403)) return
       throw toClusterError(error, { verb: 'get', resource: `namespace ${namespace}` }, description)
     }
   }

@@ -2,7 +2,7 @@
 // apiVersion/kind maps to a resource path (plural, namespaced) for apply.
 import { ClusterError } from '../errors.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
-import { ApiError, toClusterError } from './errors.ts'
+import { answeredWith, toClusterError } from './errors.ts'
 import type { ApiRequester } from './request.ts'
 import { withRetry, type RetryTuning } from './retry.ts'
 
@@ -42,10 +42,6 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
   return slash < 0
     ? { group: '', version: apiVersion }
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
-}
-
-function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.code === 404
 }
 
 export class Discovery {
@@ -119,7 +115,7 @@ export class Discovery {
           namespaced: resource.namespaced
         }))
     } catch (error) {
-      if (isNotFound(error)) return undefined
+      if (answeredWith(error, 404)) return undefined
       throw toClusterError(error, { verb: 'get', resource: `discovery ${path}` }, this.server)
     }
   }
@@ -141,7 +137,7 @@ export class Discovery {
     try {
       served = await withRetry(() => this.api.request<ApiGroup>('GET', path), this.retry)
     } catch (error) {
-      if (isNotFound(error)) return undefined
+      if (answeredWith(error, 404)) return undefined
       throw toClusterError(error, { verb: 'get', resource: `discovery ${path}` }, this.server)
     }
     const versions = (served.versions ?? [])

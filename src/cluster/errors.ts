@@ -21,6 +21,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether the API server answered `error`'s request with `code` (404 Not Found, 403 Forbidden). */
+export function answeredWith(error: unknown, code: number): error is ApiError {
+  return error instanceof ApiError && error.code === code
+}
+
 /** What went wrong, in one shape, whatever threw it. */
 export interface Fault {
   /** HTTP status, when the server answered */

@@ -4,7 +4,7 @@
 import { EXPERIMENTAL_GROUP } from '../model/types.ts'
 import type { KubeObject, World } from '../model/types.ts'
 import { groupVersionPath, type ResourceInfo } from './discovery.ts'
-import { ApiError, describeOperation, toClusterError, type Operation } from './errors.ts'
+import { answeredWith, describeOperation, toClusterError, type Operation } from './errors.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
 
@@ -59,11 +59,11 @@ class WorldReader {
         this.session.tuning.retry
       )
     } catch (error) {
-      if (error instanceof ApiError && error.code === 403) {
+      if (answeredWith(error, 403)) {
         if (record) this.unreadable.push(unreadableSentence(op))
         return FORBIDDEN
       }
-      if (error instanceof ApiError && error.code === 404) return undefined
+      if (answeredWith(error, 404)) return undefined
       throw toClusterError(error, op, this.session.description)
     }
   }

@@ -1,6 +1,7 @@
 // A small generic request helper on Node's own HTTP client, with the kubeconfig context's TLS
-// material, authentication and proxy (credentials.ts: exec plugins and auth-providers included). Used instead of the generated API classes because it sends bodies as is (the typed
-// classes and KubernetesObjectApi drop fields their models do not know), returns JSON as received
+// material, authentication and proxy (credentials.ts: exec plugins and auth-providers included).
+// Used instead of the generated API classes because it sends bodies as is (the typed classes and
+// KubernetesObjectApi drop fields their models do not know), returns JSON as received
 // (plain objects, no model instances with Date fields), works the same for core (/api/v1) and grouped
 // (/apis/...) paths, and gives every call one timeout. Not client-node's fetch transport: that builds
 // a new connection pool, so a new TLS handshake and socket, for every request (a one-Route gate held
@@ -128,16 +129,6 @@ function reasonIf(signal: AbortSignal, error: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason))
 }
 
-function apiError(status: number, body: string, headers: http.IncomingHttpHeaders): ApiError {
-  const flat = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? value.join(', ') : (value ?? '')
-    ])
-  )
-  return new ApiError(status, body, flat)
-}
-
 export class ApiRequester {
   /**
    * Keep-alive connections shared by every request. Node's agent keeps one pool per TLS material
@@ -215,10 +206,26 @@ export class ApiRequester {
     const signals = [AbortSignal.timeout(this.timeoutMs), options.signal, this.closing]
     const signal = AbortSignal.any(signals.filter(present))
     const response = await this.open(method, path, { ...options, signal })
-    const text = await this.readBody(response, `${method} ${path}`, signal)
+    await this.refuseUnlessOk(response, `${method} ${path}`, signal)
+    return JSON.parse(await this.readBody(response, `${method} ${path}`, signal)) as T
+  }
+
+  /** Throws the ApiError of an answer that is not 2xx, its body read; a 2xx answer is left unread. */
+  private async refuseUnlessOk(
+    response: http.IncomingMessage,
+    request: string,
+    signal: AbortSignal
+  ): Promise<void> {
     const status = response.statusCode ?? 0
-    if (status < 200 || status > 299) throw apiError(status, text, response.headers)
-    return JSON.parse(text) as T
+    if (status >= 200 && status <= 299) return
+    const body = await this.readBody(response, request, signal)
+    const headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(', ') : (value ?? '')
+      ])
+    )
+    throw new ApiError(status, body, headers)
   }
 
   /**
@@ -293,11 +300,7 @@ export class ApiRequester {
     heard()
     try {
       const response = await this.open('GET', path, { query: options.query, signal })
-      const status = response.statusCode ?? 0
-      if (status < 200 || status > 299) {
-        const text = await this.readBody(response, `GET ${path}`, signal)
-        throw apiError(status, text, response.headers)
-      }
+      await this.refuseUnlessOk(response, `GET ${path}`, signal)
       heard()
       options.onOpen?.()
       const maxLineBytes = options.maxLineBytes ?? MAX_WATCH_LINE_BYTES

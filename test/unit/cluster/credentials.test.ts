@@ -38,40 +38,41 @@ function execUser(script: string): string[] {
   ]
 }
 
+/**
+ * The one request a client of `kubeconfig` makes, its namespace check: what it failed with, or
+ * undefined. A kubeconfig the client cannot be built from rejects.
+ */
+async function checkShop(kubeconfig: string, masked: string[]): Promise<Error | undefined> {
+  const client = await connect({
+    kubeconfig,
+    env,
+    mask: (s) => masked.push(s),
+    tuning: FAST_TUNING
+  })
+  try {
+    await client.checkNamespaces(['shop'])
+    return undefined
+  } catch (error) {
+    return error as Error
+  } finally {
+    client.close()
+  }
+}
+
 /** The Authorization header of the one request a client of `kubeconfig` makes. */
 async function authorizationSent(
   fake: FakeApiServer,
   kubeconfig: string,
   masked: string[]
 ): Promise<unknown> {
-  const client = await connect({
-    kubeconfig,
-    env,
-    mask: (s) => masked.push(s),
-    tuning: FAST_TUNING
-  })
-  try {
-    await client.checkNamespaces(['shop'])
-  } finally {
-    client.close()
-  }
+  const failed = await checkShop(kubeconfig, masked)
+  if (failed !== undefined) throw failed
   return fake.requestsTo('GET', '/api/v1/namespaces/shop')[0]?.headers.authorization
 }
 
 async function failure(kubeconfig: string, masked: string[] = []): Promise<Error> {
-  const client = await connect({
-    kubeconfig,
-    env,
-    mask: (s) => masked.push(s),
-    tuning: FAST_TUNING
-  })
-  try {
-    await client.checkNamespaces(['shop'])
-  } catch (error) {
-    return error as Error
-  } finally {
-    client.close()
-  }
+  const failed = await checkShop(kubeconfig, masked)
+  if (failed !== undefined) return failed
   throw new Error('the request did not fail')
 }
 
