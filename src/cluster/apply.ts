@@ -1,7 +1,7 @@
 // Server-side apply of manifest documents in dependency order: every document is dry-run first
 // (dryRun=All), and only when the server accepts all of them are they applied for real, so a bad
 // document applies nothing.
-import { InputError } from '../errors.ts'
+import { InputError } from '../runtime/errors.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject } from '../model/types.ts'

@@ -1,5 +1,5 @@
 // The ClusterClient of route-gate: wires one Session into the operations.
-import { ClusterError } from '../errors.ts'
+import { ClusterError } from '../runtime/errors.ts'
 import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../model/types.ts'
 import type {
   ApplyOptions,

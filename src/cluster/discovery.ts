@@ -1,6 +1,6 @@
 // API discovery: which version of each Gateway API kind the server serves, and how any
 // apiVersion/kind maps to a resource path (plural, namespaced) for apply.
-import { ClusterError } from '../errors.ts'
+import { ClusterError } from '../runtime/errors.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import { answeredWith, toClusterError } from './errors.ts'
 import type { ApiRequester } from './request.ts'

@@ -1,7 +1,7 @@
 // One place that understands how the API server and Node's HTTP client fail, so every caller can tell
 // a transient fault (retry it) from a permanent one (report it), and every message names host, verb,
 // resource and namespace without ever carrying a credential.
-import { ClusterError, InputError } from '../errors.ts'
+import { ClusterError, InputError } from '../runtime/errors.ts'
 import { withoutUserinfo } from './secrets.ts'
 
 /**

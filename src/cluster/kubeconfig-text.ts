@@ -4,8 +4,8 @@
 // kubeconfig is read the same way, or refused naming the same field. Credentials are masked before
 // any check can fail, from the parsed values, or from the raw text when it does not parse.
 import path from 'node:path'
-import { InputError } from '../errors.ts'
-import { parseBlockYaml } from '../block-yaml.ts'
+import { InputError } from '../runtime/errors.ts'
+import { parseBlockYaml } from '../read/block-yaml.ts'
 import type { ExecConfig } from './exec-plugin.ts'
 import { maskClusterUserinfo, maskRawSecrets, maskUsers } from './secrets.ts'
 

@@ -4,8 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
-import { ClusterError, InputError } from '../errors.ts'
-import { checkRegularFile, readUserFile } from '../files.ts'
+import { ClusterError, InputError } from '../runtime/errors.ts'
+import { checkRegularFile, readUserFile } from '../read/files.ts'
 import {
   mergeFirstWins,
   readKubeconfigText,

@@ -9,7 +9,7 @@
 // (`stream`): lines up to a length limit, given up after a silence limit.
 import http from 'node:http'
 import https from 'node:https'
-import { ClusterError } from '../errors.ts'
+import { ClusterError } from '../runtime/errors.ts'
 import type { Authenticate } from './credentials.ts'
 import { ApiError, describeFault, faultCode, type Fault } from './errors.ts'
 

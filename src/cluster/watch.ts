@@ -5,7 +5,7 @@
 // requester's transport (request.ts): a watch silent for twice its server-side timeoutSeconds is given
 // up (a healthy server sends a bookmark or closes within timeoutSeconds), and a line too long to be an
 // event ends the run.
-import { ClusterError } from '../errors.ts'
+import { ClusterError } from '../runtime/errors.ts'
 import type { RouteObject } from '../model/types.ts'
 import type { RouteScope, RouteWatchHandlers } from './types.ts'
 import {

@@ -1,7 +1,7 @@
 // Where the Action talks on GitHub: the monitor's tracking issue and the gate's pull request comment.
 // A GitHub failure is reported as what it is and never touches the verdict; the tracking issue is
 // written only after its state was read, so a failed run never replaces the state with a baseline.
-import type { Settings } from '../inputs.ts'
+import type { Settings } from '../inputs/settings.ts'
 import type { Report } from '../model/types.ts'
 import { createOctokit, type Octokit } from './client.ts'
 import { upsertPullRequestComment } from './comment.ts'

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { MAX_FILE_BYTES } from '../../src/files.ts'
+import { MAX_FILE_BYTES } from '../../src/read/files.ts'
 import {
   BAD_INPUTS,
   CASE_TOKEN,

@@ -11,7 +11,7 @@ import { reportOf } from '../helpers/gate.ts'
 import { contourRoute, manifestDir, serviceYaml } from '../helpers/manifest-files.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 import type { Report } from '../../src/model/types.ts'
-import { MIN_NODE } from '../../src/start-up.ts'
+import { MIN_NODE } from '../../src/runtime/start-up.ts'
 
 const run = promisify(execFile)
 const floor = MIN_NODE.join('.')

@@ -7,10 +7,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { connect } from '../../src/cluster/connect.ts'
-import { exitCodeOf } from '../../src/errors.ts'
-import { parseSettings } from '../../src/inputs.ts'
-import { MAX_FILE_BYTES } from '../../src/files.ts'
-import { run } from '../../src/run.ts'
+import { exitCodeOf } from '../../src/runtime/errors.ts'
+import { parseSettings } from '../../src/inputs/settings.ts'
+import { MAX_FILE_BYTES } from '../../src/read/files.ts'
+import { run } from '../../src/jobs/run.ts'
 import {
   BAD_INPUTS,
   CASE_TOKEN,

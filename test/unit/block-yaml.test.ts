@@ -1,13 +1,13 @@
-// The line reader (src/block-yaml.ts) answers only where it answers as the precise reader does: the
+// The line reader (src/read/block-yaml.ts) answers only where it answers as the precise reader does: the
 // same values, document lines and item lines. Everything else it declines, and js-yaml reads it.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
-import { parseBlockYaml } from '../../src/block-yaml.ts'
-import { parseDumpYaml } from '../../src/dump-yaml.ts'
-import type { ParsedDocument } from '../../src/fast-yaml.ts'
-import { parsePrecisely } from '../../src/precise-yaml.ts'
+import { parseBlockYaml } from '../../src/read/block-yaml.ts'
+import { parseDumpYaml } from '../../src/read/dump-yaml.ts'
+import type { ParsedDocument } from '../../src/read/fast-yaml.ts'
+import { parsePrecisely } from '../../src/read/precise-yaml.ts'
 import { REPO } from '../helpers/action.ts'
 
 /** Texts the reader must read, as kubectl, helm template and route-gate dump print them. */

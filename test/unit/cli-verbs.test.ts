@@ -3,9 +3,9 @@
 // flag, and a mistake is named with the nearest right word. The same through dist/cli.js is in
 // cli.test.ts.
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, usage, VERBS, type VerbName } from '../../src/cli-verbs.ts'
-import { InputError } from '../../src/errors.ts'
-import { INPUTS, parseSettings } from '../../src/inputs.ts'
+import { parseCommandLine, usage, VERBS, type VerbName } from '../../src/cli/verbs.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { INPUTS, parseSettings } from '../../src/inputs/settings.ts'
 
 function helpOf(argv: string[]): string {
   const parsed = parseCommandLine(argv)

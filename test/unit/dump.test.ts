@@ -1,14 +1,14 @@
 // The dump file: what `route-gate dump` writes is what check --from-file and a later predict read,
 // its header round-trips, and neither credentials nor a malformed header get through.
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine } from '../../src/cli-verbs.ts'
+import { parseCommandLine } from '../../src/cli/verbs.ts'
 import { publicServer } from '../../src/cluster/connect.ts'
-import { readDumpHeader, renderDump, type DumpHeader } from '../../src/dump.ts'
-import { InputError } from '../../src/errors.ts'
-import { parseSettings } from '../../src/inputs.ts'
-import { parseManifestText } from '../../src/manifests.ts'
+import { readDumpHeader, renderDump, type DumpHeader } from '../../src/jobs/dump.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { parseSettings } from '../../src/inputs/settings.ts'
+import { parseManifestText } from '../../src/read/manifests.ts'
 import type { KubeObject } from '../../src/model/types.ts'
-import { splitDump } from '../../src/snapshot.ts'
+import { splitDump } from '../../src/jobs/snapshot.ts'
 
 const HEADER: DumpHeader = {
   takenAt: '2026-12-04T03:00:00.000Z',

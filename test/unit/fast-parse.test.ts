@@ -3,13 +3,13 @@
 // it must answer as the precise reader would: the same values and lines.
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { InputError } from '../../src/errors.ts'
-import { parseBlockYaml } from '../../src/block-yaml.ts'
-import { parseDumpYaml } from '../../src/dump-yaml.ts'
-import { jsonStart, parseJson } from '../../src/fast-json.ts'
-import { parseYaml, type ParsedDocument } from '../../src/fast-yaml.ts'
-import { parseManifestText } from '../../src/manifests.ts'
-import { parsePrecisely } from '../../src/precise-yaml.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { parseBlockYaml } from '../../src/read/block-yaml.ts'
+import { parseDumpYaml } from '../../src/read/dump-yaml.ts'
+import { jsonStart, parseJson } from '../../src/read/fast-json.ts'
+import { parseYaml, type ParsedDocument } from '../../src/read/fast-yaml.ts'
+import { parseManifestText } from '../../src/read/manifests.ts'
+import { parsePrecisely } from '../../src/read/precise-yaml.ts'
 
 const YAML_CASES = [
   't: 2024-01-01T00:00:00Z\nu: 2024-01-01',

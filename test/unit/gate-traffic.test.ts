@@ -1,8 +1,8 @@
 // verify-traffic in the gate, against a fake cluster and a loopback "data plane": the status being
 // ready starts the probes, the verdict waits for them, and without the input nothing is sent.
 import { afterEach, describe, expect, it } from 'vitest'
-import { runGate } from '../../src/gate.ts'
-import { parseSettings } from '../../src/inputs.ts'
+import { runGate } from '../../src/jobs/gate/gate.ts'
+import { parseSettings } from '../../src/inputs/settings.ts'
 import type { KubeObject, RouteObject } from '../../src/model/types.ts'
 import { renderSummary } from '../../src/report/summary.ts'
 import { renderText } from '../../src/report/terminal.ts'

@@ -5,7 +5,7 @@
 // ANSI or control character, no workflow command, and bounded length.
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../../src/model/types.ts'
-import { failureMessage } from '../../src/outcome.ts'
+import { failureMessage } from '../../src/jobs/outcome.ts'
 import { buildAnnotations } from '../../src/report/annotations.ts'
 import { renderPullRequestComment } from '../../src/report/comment.ts'
 import { neutralizeWorkflowCommands, safeLogLine } from '../../src/report/escape.ts'

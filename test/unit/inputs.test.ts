@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { InputError } from '../../src/errors.ts'
+import { InputError } from '../../src/runtime/errors.ts'
 import {
   INPUTS,
   parseDuration,
@@ -14,7 +14,7 @@ import {
   parseSelector,
   parseSettings,
   splitList
-} from '../../src/inputs.ts'
+} from '../../src/inputs/settings.ts'
 import { loadTrafficCa } from '../../src/probe/transport/ca.ts'
 import { makeTestPki } from '../helpers/probe-servers.ts'
 
@@ -205,7 +205,7 @@ describe('action.yml', () => {
     runs: { using: string; main: string }
   }
 
-  it('declares exactly the Action inputs of src/inputs.ts with the same defaults', () => {
+  it('declares exactly the Action inputs of src/inputs with the same defaults', () => {
     const expected = INPUTS.filter((i) => !i.cliOnly)
     expect(Object.keys(action.inputs).sort()).toEqual(expected.map((i) => i.name).sort())
     for (const input of expected) {

@@ -1,8 +1,8 @@
 // Large dumps go through the fast reader; they must come out exactly as the precise reader reads them.
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { InputError } from '../../src/errors.ts'
-import { parseManifestText } from '../../src/manifests.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { parseManifestText } from '../../src/read/manifests.ts'
 
 const route = (i: number) => ({
   apiVersion: 'gateway.networking.k8s.io/v1',

@@ -2,9 +2,9 @@ import { mkdtemp, mkdir, truncate, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { InputError } from '../../src/errors.ts'
-import { expandManifestPaths, loadManifests, parseManifestText } from '../../src/manifests.ts'
-import { MAX_FILE_BYTES } from '../../src/files.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { expandManifestPaths, loadManifests, parseManifestText } from '../../src/read/manifests.ts'
+import { MAX_FILE_BYTES } from '../../src/read/files.ts'
 
 const route = (name: string, extra = '') => `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute

@@ -4,17 +4,17 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { InputError } from '../../src/errors.ts'
-import { parseSettings } from '../../src/inputs.ts'
+import { InputError } from '../../src/runtime/errors.ts'
+import { parseSettings } from '../../src/inputs/settings.ts'
 import {
   monitorExitCode,
   monitorFailureMessage,
   readPreviousState,
   runMonitor
-} from '../../src/monitor.ts'
+} from '../../src/jobs/monitor.ts'
 import type { RouteState } from '../../src/model/transitions.ts'
 import type { Report, RouteObject, Transition, TransitionState } from '../../src/model/types.ts'
-import { run } from '../../src/run.ts'
+import { run } from '../../src/jobs/run.ts'
 import { FakeCluster } from '../helpers/fake-cluster.ts'
 import { expectValidReport } from '../helpers/schema.ts'
 import { cond, entry, gwRef, healthy, route } from '../fixtures/model/build.ts'

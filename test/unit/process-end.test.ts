@@ -50,8 +50,8 @@ describe('the compilers that can hang the exit', () => {
       `import v8 from 'node:v8'`,
       'const given = []',
       'v8.setFlagsFromString = (flag) => given.push(flag)',
-      `const { readManifestFile } = await import(${src('manifests.ts')})`,
-      `const { avoidExitDeadlock } = await import(${src('exit-deadlock.ts')})`,
+      `const { readManifestFile } = await import(${src('read/manifests.ts')})`,
+      `const { avoidExitDeadlock } = await import(${src('runtime/exit-deadlock.ts')})`,
       ...body,
       'process.stdout.write(JSON.stringify(given))'
     ].join('\n')

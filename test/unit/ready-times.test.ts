@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ReadyTimes } from '../../src/ready-times.ts'
+import { ReadyTimes } from '../../src/jobs/gate/ready-times.ts'
 
 describe('ReadyTimes', () => {
   it('gives the time a Route was seen to become ready', () => {

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
-import { compileCacheDir, MIN_NODE, nodeTooOld } from '../../src/start-up.ts'
+import { compileCacheDir, MIN_NODE, nodeTooOld } from '../../src/runtime/start-up.ts'
 import { REPO, runAction, runCli } from '../helpers/action.ts'
 import { FakeApiServer } from '../helpers/fake-apiserver.ts'
 

@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { InputError } from '../../errors.ts'
+import { InputError } from '../../runtime/errors.ts'
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
 

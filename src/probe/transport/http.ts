@@ -19,7 +19,7 @@ import {
   type GuardDecision,
   type GuardPolicy
 } from '../rules/target-guard.ts'
-import { TOOL_VERSION } from '../../version.ts'
+import { TOOL_VERSION } from '../../runtime/version.ts'
 
 export interface SendOptions {
   timeoutMs: number

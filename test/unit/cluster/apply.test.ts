@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { ClusterClient, ManifestDocument } from '../../../src/cluster/types.ts'
-import { ClusterError, InputError } from '../../../src/errors.ts'
+import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import type { KubeObject } from '../../../src/model/types.ts'
 import {
   FAST_TUNING,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
-import { ClusterError, InputError } from '../../../src/errors.ts'
+import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import { FAST_TUNING, FakeApiServer, sendJson } from '../../helpers/fake-apiserver.ts'
 
 const emptyHome = mkdtempSync(join(tmpdir(), 'route-gate-home-'))

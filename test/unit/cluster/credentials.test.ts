@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { Applied } from '../../../src/cluster/request.ts'
 import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
-import { ClusterError, InputError } from '../../../src/errors.ts'
+import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import {
   authenticationOf,
   FAST_TUNING,

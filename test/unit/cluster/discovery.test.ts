@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { ClusterClient } from '../../../src/cluster/types.ts'
-import { ClusterError } from '../../../src/errors.ts'
+import { ClusterError } from '../../../src/runtime/errors.ts'
 import { FAST_TUNING, FakeApiServer } from '../../helpers/fake-apiserver.ts'
 
 describe('routeVersions (discovery)', () => {

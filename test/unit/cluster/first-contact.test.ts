@@ -10,7 +10,7 @@ import type { Authenticate } from '../../../src/cluster/credentials.ts'
 import { ApiRequester } from '../../../src/cluster/request.ts'
 import { authenticationOf, tokenKubeconfig } from '../../helpers/fake-apiserver.ts'
 import { withRetry } from '../../../src/cluster/retry.ts'
-import { ClusterError } from '../../../src/errors.ts'
+import { ClusterError } from '../../../src/runtime/errors.ts'
 import {
   closedPort,
   makeTestPki,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
-import { InputError } from '../../../src/errors.ts'
+import { InputError } from '../../../src/runtime/errors.ts'
 import { runCli } from '../../helpers/action.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'route-gate-kcfiles-'))

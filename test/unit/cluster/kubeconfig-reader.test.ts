@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadKubeConfig, type KubeConfigSource } from '../../../src/cluster/kubeconfig.ts'
-import { ClusterError, InputError } from '../../../src/errors.ts'
+import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 
 const home = mkdtempSync(join(tmpdir(), 'route-gate-home-'))
 

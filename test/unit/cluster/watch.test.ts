@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { ClusterClient, RouteScope, RouteWatchHandlers } from '../../../src/cluster/types.ts'
 import { MAX_WATCH_LINE_BYTES } from '../../../src/cluster/request.ts'
-import { ClusterError } from '../../../src/errors.ts'
+import { ClusterError } from '../../../src/runtime/errors.ts'
 import type { RouteObject } from '../../../src/model/types.ts'
 import {
   FAST_TUNING,

@@ -3,12 +3,12 @@
 // within a remediation. The rules hold for whatever the fixtures grow to hold.
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseSettings } from '../../../src/inputs.ts'
+import { parseSettings } from '../../../src/inputs/settings.ts'
 import type { Problem, Report } from '../../../src/model/types.ts'
 import { renderJson } from '../../../src/report/json.ts'
 import { renderSummary } from '../../../src/report/summary.ts'
 import { renderText } from '../../../src/report/terminal.ts'
-import { runSnapshot } from '../../../src/snapshot.ts'
+import { runSnapshot } from '../../../src/jobs/snapshot.ts'
 import { gateReport, hostileReport } from '../../fixtures/report/reports.ts'
 
 const DUMPS = 'test/fixtures/snapshot'

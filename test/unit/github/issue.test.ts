@@ -9,7 +9,7 @@ import {
 } from '../../../src/github/conversations.ts'
 import { issueMarker } from '../../../src/github/issue.ts'
 import { decodeState, encodeState } from '../../../src/github/state.ts'
-import { parseSettings, type Settings } from '../../../src/inputs.ts'
+import { parseSettings, type Settings } from '../../../src/inputs/settings.ts'
 import { diffStates } from '../../../src/model/transitions.ts'
 import type { Report, RouteResult } from '../../../src/model/types.ts'
 import { FakeGitHub } from '../../helpers/fake-github.ts'

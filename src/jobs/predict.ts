@@ -1,0 +1,96 @@
+// `route-gate predict`: the pull request's manifests, the cluster objects they land among (a dump
+// or the live cluster, read-only) and the pure prediction between them. Reading is all this does;
+// the rules live in src/predict.
+import type { ClusterClient, ManifestDocument } from '../cluster/types.ts'
+import { readDumpHeader } from '../read/dump-header.ts'
+import { InputError } from '../runtime/errors.ts'
+import type { Settings } from '../inputs/settings.ts'
+import { expandManifestPaths, loadManifests, readManifestFile } from '../read/manifests.ts'
+import { predict, type PredictInput } from '../predict/index.ts'
+import type { PredictReport } from '../model/types.ts'
+import { TOOL_VERSION } from '../runtime/version.ts'
+
+export interface PredictDeps {
+  connect: (settings: Settings) => Promise<ClusterClient>
+  cwd: string
+  now: () => number
+}
+
+type Source = Pick<PredictInput, 'cluster' | 'source'>
+
+export async function runPredict(settings: Settings, deps: PredictDeps): Promise<PredictReport> {
+  // the pull request's own files first: a mistake in them is exit 2 before any cluster is asked
+  const manifests = await loadManifests(
+    await expandManifestPaths(settings.manifests, deps.cwd),
+    deps.cwd
+  )
+  const source =
+    settings.fromFile === undefined
+      ? await liveSource(settings, deps)
+      : await dumpSource(settings.fromFile, deps.cwd)
+  return predict({
+    ...source,
+    manifests,
+    now: new Date(deps.now()),
+    settings,
+    toolVersion: TOOL_VERSION
+  })
+}
+
+/** The live cluster, read as `route-gate dump` reads it: get and list only. */
+async function liveSource(settings: Settings, deps: PredictDeps): Promise<Source> {
+  const cluster = await deps.connect(settings)
+  try {
+    const takenAt = new Date(deps.now()).toISOString()
+    const dump = await cluster.readDump()
+    return {
+      cluster: dump.objects.map((object) => ({ file: 'cluster', index: 0, line: 0, object })),
+      source: {
+        kind: 'live',
+        takenAt,
+        cluster: cluster.origin.server,
+        context: cluster.origin.context,
+        complete: dump.complete
+      }
+    }
+  } finally {
+    cluster.close()
+  }
+}
+
+/**
+ * A dump file. One from `route-gate dump` says in its header which kinds it lists completely. Any
+ * other (`kubectl get … -A -o yaml`) cannot prove that it lists every Service or Gateway, so an
+ * object it lacks is unknown rather than absent: what it holds still predicts ready and failed.
+ */
+async function dumpSource(entry: string, cwd: string): Promise<Source> {
+  const files = await expandManifestPaths([entry], cwd)
+  const cluster: ManifestDocument[] = []
+  let header: ReturnType<typeof readDumpHeader>
+  for (const file of files) {
+    const { text, shown, docs } = await readManifestFile(file, cwd)
+    header ??= readDumpHeader(text, shown)
+    cluster.push(...docs)
+  }
+  if (header === undefined) {
+    return {
+      cluster,
+      source: { kind: 'dump', complete: [] }
+    }
+  }
+  if (files.length > 1) {
+    throw new InputError(
+      `from-file "${entry}": a route-gate dump is one file; it names ${files.length} files`
+    )
+  }
+  return {
+    cluster,
+    source: {
+      kind: 'dump',
+      takenAt: header.takenAt,
+      cluster: header.cluster,
+      context: header.context,
+      complete: header.complete
+    }
+  }
+}
