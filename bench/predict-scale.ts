@@ -7,9 +7,10 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { ManifestDocument } from '../src/cluster/types.ts'
+import type { ManifestDocument } from '../src/read/manifests.ts'
 import { DUMP_HEADER_PREFIX } from '../src/read/dump-header.ts'
 import type { KubeObject } from '../src/model/types.ts'
+import { explainRoute } from '../src/diagnose/explain.ts'
 import { predict } from '../src/predict/index.ts'
 import { NEEDED_KINDS } from '../src/predict/overlay.ts'
 
@@ -166,7 +167,8 @@ if (import.meta.main) {
     source: { kind: 'dump', complete: COMPLETE },
     now: new Date(),
     settings: { strict: false, conditions: ['Accepted', 'ResolvedRefs'] },
-    toolVersion: 'bench'
+    toolVersion: 'bench',
+    explain: explainRoute
   })
   const elapsed = performance.now() - started
   console.log(

@@ -10,7 +10,11 @@ const NAMESPACE = 'node-builtin'
 
 // These run before the start-up check refuses an old Node, and process.getBuiltinModule arrived in
 // Node 20.16 and 22.3: ordinary imports here, so an older Node still gets that one line.
-const BEFORE_NODE_CHECK = ['src/runtime/start-up.ts', 'src/runtime/exit.ts', 'src/runtime/version.ts']
+const BEFORE_NODE_CHECK = [
+  'src/runtime/start-up.ts',
+  'src/runtime/exit.ts',
+  'src/runtime/version.ts'
+]
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 

@@ -4,7 +4,7 @@
 // the command itself (command-run.ts) is imported once the arguments hold.
 import { parseCommandLine, usage } from './verbs.ts'
 import { exitCodeOf } from '../runtime/errors.ts'
-import { parseSettings } from '../inputs/settings.ts'
+import { parseSettings } from '../inputs/parse.ts'
 import { safeLogLine } from '../report/escape.ts'
 
 export async function main(argv: string[]): Promise<number> {

@@ -3,9 +3,10 @@
 // kubectl short forms (-n, -A, -l, -o), and a nearest-name suggestion for a mistyped verb or flag.
 import { parseArgs } from 'node:util'
 import { InputError } from '../runtime/errors.ts'
-import { INPUTS, type Command, type InputSpec } from '../inputs/settings.ts'
+import type { Command } from '../inputs/settings.ts'
+import { INPUTS, type InputSpec } from '../inputs/table.ts'
 import { TOOL_VERSION } from '../runtime/version.ts'
-import { nearestNames } from '../diagnose/nearest.ts'
+import { nearestNames } from '../model/nearest.ts'
 
 export type VerbName = 'check' | 'apply' | 'monitor' | 'dump' | 'predict'
 

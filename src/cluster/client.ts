@@ -7,10 +7,10 @@ import type {
   ClusterClient,
   ClusterDump,
   ClusterOrigin,
-  ManifestDocument,
   RouteScope,
   RouteWatchHandlers
 } from './types.ts'
+import type { ManifestDocument } from '../read/manifests.ts'
 import { applyDocuments } from './apply.ts'
 import { answeredWith, toClusterError } from './errors.ts'
 import { listRoutes } from './routes.ts'

@@ -8,6 +8,8 @@
 // secrets go there), and every token it returns is masked before any request carries it.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import type http from 'node:http'
+import type https from 'node:https'
 import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../runtime/errors.ts'
 import { checkRegularFile } from '../read/files.ts'
@@ -15,9 +17,11 @@ import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
 import { MIN_SECRET_LENGTH } from './secrets.ts'
-import type { Applied } from './request.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
+/** What these credentials put on a request: TLS material, headers, basic auth, a proxy's agent. */
+export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
+
 export type Authenticate = (opts: Applied) => Promise<void>
 
 /** Puts a credential a command or provider gives on `opts`; throws the ClusterError to report. */

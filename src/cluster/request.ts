@@ -10,7 +10,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { ClusterError } from '../runtime/errors.ts'
-import type { Authenticate } from './credentials.ts'
+import type { Applied, Authenticate } from './credentials.ts'
 import { ApiError, describeFault, faultCode, type Fault } from './errors.ts'
 
 /** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
@@ -106,9 +106,6 @@ export interface RequestOptions {
   /** the caller's cancellation; combined with the per-request timeout */
   signal?: AbortSignal
 }
-
-/** What credentials.ts puts on a request: TLS material, headers, basic auth, a proxy's agent. */
-export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
 
 /**
  * How long a server that never answered may refuse or drop connections before the run ends (with

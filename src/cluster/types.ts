@@ -2,16 +2,7 @@
 // it, on Node's HTTP client; tests may fake it. Every method throws ClusterError (exit 3) for
 // access problems and InputError (exit 2) for objects the server rejects as invalid.
 import type { KubeObject, RouteKey, RouteKind, RouteObject, World } from '../model/types.ts'
-
-/** A document read from a manifest file, with where it came from. */
-export interface ManifestDocument {
-  file: string
-  /** 1-based position of the document in its file */
-  index: number
-  /** 1-based line where the document starts */
-  line: number
-  object: KubeObject
-}
+import type { ManifestDocument } from '../read/manifests.ts'
 
 /** Which Routes to look at: named ones, or every Route of the kinds in the namespaces (optionally by label). */
 export interface RouteScope {

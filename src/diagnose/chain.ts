@@ -1,8 +1,9 @@
 // The path a request takes through one parent — Route → parent → listener → backends — with the link
 // that breaks it marked, so a reader sees at a glance where to look. Diagnosis decides which link is
 // broken, from what each reason is about; the renderers only draw the chain.
-import { controllerReason, findController } from './controllers.ts'
-import { selectListeners, takesKind } from './listener-selection.ts'
+import { controllerReason } from './controller-docs.ts'
+import { findController } from '../rules/controllers.ts'
+import { selectListeners, takesKind } from '../rules/listener-selection.ts'
 import {
   routeBackendRefs,
   describeBackendRef,
@@ -17,7 +18,7 @@ import {
   listenerStatusesOf,
   listenersOf,
   servicePortsOf
-} from './world.ts'
+} from '../rules/world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import type { ChainLink, Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
 import { routeIdOf } from '../model/route-id.ts'

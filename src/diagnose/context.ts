@@ -1,5 +1,5 @@
 // What an evidence gatherer receives and what it hands back to explainRoute.
-import type { ControllerInfo } from './controllers.ts'
+import type { ControllerFacts } from '../rules/controllers.ts'
 import type { Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
 
 export interface DiagnosisContext {
@@ -8,7 +8,7 @@ export interface DiagnosisContext {
   finding: Finding
   /** absent for route-level findings (NoParentRefs) */
   parent?: ParentVerdict
-  controller?: ControllerInfo
+  controller?: ControllerFacts
   /** every parent verdict of the Route, this one included: what the same controller did elsewhere */
   parents?: ParentVerdict[]
   /** other Routes the run holds (the dump's, the gate's), for conflicts and controller liveness */

@@ -8,7 +8,7 @@ import type { DiagnosisContext } from './context.ts'
 import { refuteNotAllowedByListeners } from './listeners.ts'
 import { findGateway, isGatewayRef } from '../model/owner.ts'
 import type { ParentRef, RouteVerdict, World } from '../model/types.ts'
-import { canSee } from './world.ts'
+import { canSee } from '../rules/world.ts'
 
 interface Refuter {
   refute: (context: DiagnosisContext) => string[]

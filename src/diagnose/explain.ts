@@ -7,22 +7,23 @@ import {
   explainUnsupportedProtocol
 } from './backends.ts'
 import { parentChain } from './chain.ts'
-import { CONFLICT_REASONS, explainConflict } from './conflicts.ts'
+import { explainConflict } from './conflicts.ts'
+import { CONFLICT_REASONS } from '../rules/conflicts.ts'
 import type { Diagnosis, DiagnosisContext, Gatherer } from './context.ts'
 import { contradiction } from './contradictions.ts'
 import type { Contradiction } from './contradictions.ts'
-import { controllerLabel, controllerReason, findController } from './controllers.ts'
-import {
-  explainNoMatchingListenerHostname,
-  explainNoMatchingParent,
-  explainNotAllowedByListeners
-} from './listeners.ts'
+import { controllerDocs, controllerReason } from './controller-docs.ts'
+import { findController } from '../rules/controllers.ts'
+import { controllerLabel } from '../wording/controllers.ts'
+import { explainNoMatchingListenerHostname } from './listener-hostnames.ts'
+import { explainNoMatchingParent } from './no-matching-parent.ts'
+import { explainNotAllowedByListeners } from './listeners.ts'
 import { explainNoStatus, parentHealth } from './parents.ts'
 import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
 import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
 import { explainTerminating } from './terminating.ts'
-import { listing, unique, uniqueSentences } from './phrasing.ts'
+import { listing, unique, uniqueSentences } from '../wording/phrasing.ts'
 import type {
   Finding,
   ParentResult,
@@ -186,7 +187,7 @@ function toProblem(context: DiagnosisContext): Problem {
       [diagnosis.remediation, custom?.fix].filter((r) => r !== undefined).join(' ')
     ) ||
     entry?.remediation ||
-    genericFix(finding, controllerName, controller?.docs, context)
+    genericFix(finding, controllerName, controllerDocs(controller)?.docs, context)
   const problem: Problem = {
     ...(finding.condition ? { condition: finding.condition } : {}),
     reason: finding.reason,

@@ -1,189 +1,34 @@
-// Evidence for the attachment reasons: which listener refuses the Route and why
-// (NotAllowedByListeners), which hostnames would match (NoMatchingListenerHostname), and which
-// listener names and ports exist (NoMatchingParent).
+// Evidence for NotAllowedByListeners: which listener refuses the Route and why, and what to change:
+// the namespace's labels, the listener, or another listener to attach to.
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { controllerLabel } from './controllers.ts'
-import { acceptedHostnames, hostnameFor } from './hostnames.ts'
-import {
-  listenerKinds,
-  protocolKinds,
-  selectListeners,
-  specKinds,
-  takesKind
-} from './listener-selection.ts'
-import { nearestNames, oneOf } from './nearest.ts'
-import { describeRefusals, listenerRefusal } from './refused-listeners.ts'
-import type { Refusal } from './refused-listeners.ts'
-import { gatewayName, lookUpGateway, lookUpListenerSet } from './parents.ts'
-import { routeHostnames } from '../model/route-spec.ts'
-import { checkSelector, describeSelector } from './selectors.ts'
-import { capitalize, listing, unique } from './phrasing.ts'
-import {
-  blindSpots,
-  conditionOf,
-  describeListener,
-  describeServicePort,
-  findNamespace,
-  findService,
-  listenerStatusesOf,
-  listenersOf,
-  namespaceLabels,
-  servicePortsOf
-} from './world.ts'
-import type { Listener } from './world.ts'
+
+import { admission, admits } from '../rules/admission.ts'
+
+import type { Admission } from '../rules/admission.ts'
+
+import { admissionWhy } from '../wording/admission.ts'
+import { protocolKinds, specKinds } from '../rules/listener-selection.ts'
+import { oneOf } from '../model/nearest.ts'
+import { describeRefusals } from '../wording/refusals.ts'
+import type { Refusal } from '../rules/refused-listeners.ts'
+import { gatewayName } from './parents.ts'
+import { capitalize, listing, unique } from '../wording/phrasing.ts'
+import { blindSpots, describeListener } from '../wording/objects.ts'
+import { findNamespace } from '../rules/world.ts'
 import { yamlScalar } from './yaml.ts'
-import { isListenerSetRef } from '../model/owner.ts'
-import type { KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
-import { stringField } from '../model/unknown.ts'
+import type { RouteObject, World } from '../model/types.ts'
 
-export interface Admission {
-  listener: Listener
-  namespace: 'ok' | 'refused' | 'unknown'
-  kind: 'ok' | 'refused'
-  /** the reason of the listener's Accepted=False: its controller refused it, so it admits nothing */
-  refusedBy?: string
-  /** why the listener refuses, as sentences */
-  why: string[]
-  /** kubectl label arguments that would make the namespace match the listener's selector */
-  labelChanges: string[]
-  kinds?: string[]
-}
+import {
+  alternatives,
+  gatewayListeners,
+  plural,
+  portToo,
+  refusalFixes,
+  refusalsOf,
+  writerOf
+} from './parent-listeners.ts'
 
-/** Whether a listener admits a Route: namespace, kind, and its controller's own verdict on it. */
-export function admission(
-  listener: Listener,
-  gateway: KubeObject,
-  route: RouteObject,
-  world: World
-): Admission {
-  const routeNamespace = route.metadata.namespace
-  const gatewayNamespace = gateway.metadata.namespace ?? ''
-  const status = listenerStatusesOf(gateway).find((s) => s.name === listener.name)
-  const result: Admission = { listener, namespace: 'ok', kind: 'ok', why: [], labelChanges: [] }
-  // spelled only for a why: predict admits thousands of Routes, nearly all without one
-  const label = (): string => `Listener ${describeListener(listener)}`
-  if (listener.from === 'Same' && routeNamespace !== gatewayNamespace) {
-    result.namespace = 'refused'
-    result.why.push(
-      `${label()} admits Routes from namespace ${gatewayNamespace} only (from: Same); the ${route.kind} is in ${routeNamespace}.`
-    )
-  } else if (listener.from === 'Selector') {
-    const namespace = findNamespace(world, routeNamespace)
-    if (!namespace) {
-      result.namespace = 'unknown'
-      result.why.push(
-        `${label()} admits namespaces matching ${describeSelector(listener.selector)}; the labels of namespace ${routeNamespace} could not be read.`
-      )
-    } else {
-      const check = checkSelector(listener.selector, namespaceLabels(namespace))
-      if (!check.matches) {
-        result.namespace = 'refused'
-        result.labelChanges = check.labelChanges
-        result.why.push(
-          `${label()} admits namespaces matching ${describeSelector(listener.selector)}; namespace ${routeNamespace} does not match: ${check.unmet.join('; ')}.`
-        )
-      }
-    }
-  } else if (listener.from !== 'Same' && listener.from !== 'All') {
-    result.why.push(
-      `${label()} has allowedRoutes.namespaces.from: ${listener.from}, which is not All, Same or Selector.`
-    )
-  }
-  const accepted = status ? conditionOf(status.conditions, 'Accepted') : undefined
-  if (accepted?.status === 'False') {
-    result.refusedBy = accepted.reason ?? 'Accepted=False'
-    result.why.push(
-      `${label()} was refused by its controller (Accepted=False, ${result.refusedBy}${accepted.message ? `: ${accepted.message}` : ''}), so it admits no Route.`
-    )
-  }
-  const kinds = listenerKinds(listener, status)
-  if (kinds) {
-    result.kinds = kinds
-    if (!kinds.includes(route.kind)) {
-      result.kind = 'refused'
-      // a refused listener's empty supportedKinds follows from the refusal: no second cause
-      if (result.refusedBy === undefined || kinds.length > 0)
-        result.why.push(
-          `${label()} takes ${kinds.length === 0 ? 'no Route kind' : listing(kinds)}, not ${route.kind}.`
-        )
-    }
-  }
-  return result
-}
-
-export function admits(a: Admission): boolean {
-  return a.namespace !== 'refused' && a.kind === 'ok' && a.refusedBy === undefined
-}
-
-interface ParentListeners {
-  ref: ParentRef
-  gateway: KubeObject
-  label: string
-  all: Listener[]
-  selected: Listener[]
-}
-
-/**
- * The parent whose listeners the parentRef picks from: a Gateway's own listeners, or a ListenerSet's
- * (a ListenerSet ref never reaches the Gateway's listeners, nor a Gateway ref the ListenerSet's). For a
- * ListenerSet, `gateway` is the ListenerSet: its namespace is the one `from: Same` admits.
- */
-function gatewayListeners(context: DiagnosisContext): ParentListeners | Diagnosis {
-  const ref = context.parent?.parentRef
-  if (!ref) return { evidence: [] }
-  const found = isListenerSetRef(ref)
-    ? lookUpListenerSet(ref, context.world)
-    : ref.kind === 'Gateway'
-      ? lookUpGateway(ref, context.world)
-      : undefined
-  if (!found) {
-    return { evidence: [`The parent is a ${ref.kind}; it has no Gateway listeners to check.`] }
-  }
-  if ('diagnosis' in found) return found.diagnosis
-  const all = listenersOf(found.gateway)
-  const label = `${ref.kind} ${gatewayName(ref)}`
-  return { ref, gateway: found.gateway, label, all, selected: selectListeners(all, ref) }
-}
-
-/** The selected listeners the controller refused, with its condition and the fix for its reason. */
-function refusalsOf(
-  listeners: Listener[],
-  gateway: KubeObject,
-  context: DiagnosisContext
-): Refusal[] {
-  const statuses = listenerStatusesOf(gateway)
-  const controllerName =
-    context.finding.controllerName ?? context.parent?.controllerName ?? undefined
-  return listeners.flatMap((l) => {
-    const refusal = listenerRefusal(
-      l,
-      statuses.find((s) => s.name === l.name),
-      context.route.kind,
-      controllerName
-    )
-    return refusal ? [refusal] : []
-  })
-}
-
-function plural(items: unknown[], one: string, many: string): string {
-  return items.length > 1 ? many : one
-}
-
-/** A parentRef's port narrows sectionName too: moving to a listener on another port moves the port. */
-function portToo(ref: ParentRef, listener: Listener | undefined): string {
-  if (ref.port === undefined || listener?.port === ref.port) return ''
-  return listener?.port === undefined ? ' and drop port' : ` and port: ${listener.port}`
-}
-
-/** A listener that the parentRef does not select but that would take the Route: "set sectionName". */
-function alternatives(
-  all: Listener[],
-  selected: Listener[],
-  accept: (l: Listener) => boolean
-): Listener[] {
-  const chosen = new Set(selected.map((l) => l.name))
-  return all.filter((l) => !chosen.has(l.name) && accept(l))
-}
+import type { ParentListeners } from './parent-listeners.ts'
 
 export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnosis {
   const found = gatewayListeners(context)
@@ -195,7 +40,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const namespace = namespaceRemedies(admissions, found.label, route, world)
   // the controller's own fixes come first: a listener it refused admits nothing until they are made
   const remedies = [
-    ...unique(refusals.map((r) => r.fix)),
+    ...refusalFixes(refusals, context),
     ...namespace.remedies,
     ...kindRemedies(admissions, refused, route),
     ...otherListenerRemedies(found, route, world)
@@ -219,7 +64,7 @@ function notAllowedEvidence(
   route: RouteObject,
   world: World
 ): string[] {
-  const evidence = admissions.flatMap((a) => a.why)
+  const evidence = admissions.flatMap(admissionWhy)
   const unreadNamespace = admissions.some((a) => a.namespace === 'unknown')
   if (unreadNamespace) evidence.push(...blindSpots(world, 'namespaces'))
   if (found.selected.length === 0)
@@ -353,10 +198,8 @@ function notAllowedTitle(
   const byKind = refusing.filter((a) => a.namespace === 'ok').map((a) => a.listener.name)
   const does = (names: string[]): string =>
     `${plural(names, 'listener', 'listeners')} ${listing(names)} ${names.length > 1 ? 'do' : 'does'}`
-  const controllerName =
-    context.finding.controllerName ?? context.parent?.controllerName ?? undefined
   const causes = [
-    refusals.length > 0 ? describeRefusals(refusals, controllerName) : undefined,
+    refusals.length > 0 ? describeRefusals(refusals, writerOf(context)) : undefined,
     byNamespace.length > 0
       ? `${does(byNamespace)} not allow this ${route.kind} from namespace ${route.metadata.namespace}`
       : undefined,
@@ -377,212 +220,9 @@ export function refuteNotAllowedByListeners(context: DiagnosisContext): string[]
   const { route, world } = context
   return found.selected
     .map((l) => admission(l, found.gateway, route, world))
-    .filter((a) => admits(a) && a.namespace === 'ok' && a.why.length === 0)
+    .filter((a) => admits(a) && a.namespace === 'ok' && a.causes.length === 0)
     .map(
       (a) =>
         `By its spec, listener ${describeListener(a.listener)} of Gateway ${gatewayName(found.ref)} admits this ${route.kind} from namespace ${route.metadata.namespace}.`
     )
-}
-
-export function explainNoMatchingListenerHostname(context: DiagnosisContext): Diagnosis {
-  const found = gatewayListeners(context)
-  if (!('gateway' in found)) return found
-  const { gateway, all, selected } = found
-  const { route, world } = context
-  const name = found.label
-  const hostnames = routeHostnames(route)
-  const allowed = selected.filter((l) => admits(admission(l, gateway, route, world)))
-  const candidates = allowed.length > 0 ? allowed : selected
-  const evidence = [
-    hostnames.length === 0
-      ? `The ${route.kind} sets no hostnames.`
-      : `The ${route.kind}'s hostnames: ${listing(hostnames)}.`
-  ]
-  const suggestions: string[] = []
-  // a Route without hostnames takes the listener's hostname, whatever it is
-  const takes = (l: Listener): boolean =>
-    hostnames.length === 0 || acceptedHostnames(l.hostname, hostnames).length > 0
-  for (const l of candidates) {
-    if (l.hostname === undefined) {
-      evidence.push(`Listener ${describeListener(l)} sets no hostname, so it matches any hostname.`)
-      continue
-    }
-    if (!takes(l)) {
-      evidence.push(
-        `Listener ${describeListener(l)} accepts ${l.hostname} only; none of the Route's hostnames match it.`
-      )
-      suggestions.push(hostnameFor(l.hostname, hostnames[0]))
-    }
-  }
-  const intersecting = candidates.filter(takes)
-  if (intersecting.length > 0)
-    return specDisagrees(context, name, hostnames, intersecting, evidence)
-  const remedies: string[] = []
-  const withHostname = candidates.filter((l) => l.hostname !== undefined)
-  if (suggestions.length > 0) {
-    remedies.push(
-      `add a hostname that listener ${listing(withHostname.map((l) => l.name))} accepts to spec.hostnames, e.g. ${listing(unique(suggestions))}`
-    )
-    if (hostnames[0] !== undefined)
-      remedies.push(`change the listener hostname to cover ${hostnames[0]}`)
-  }
-  const other = alternatives(
-    all,
-    selected,
-    (l) =>
-      admits(admission(l, gateway, route, world)) &&
-      acceptedHostnames(l.hostname, hostnames).length > 0
-  )
-  for (const l of other) {
-    evidence.push(
-      `Listener ${describeListener(l)} would accept ${listing(acceptedHostnames(l.hostname, hostnames))}.`
-    )
-  }
-  if (other[0] !== undefined)
-    remedies.push(
-      `attach to listener ${other[0].name} instead (set sectionName: ${other[0].name}${portToo(found.ref, other[0])} in the parentRef)`
-    )
-  const diagnosis: Diagnosis = {
-    title: `No listener of ${name} matches the hostnames ${hostnames.length > 0 ? listing(hostnames) : '(none)'}`,
-    evidence
-  }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
-  return diagnosis
-}
-
-/**
- * By the spec's intersection rules a selected listener takes the Route's hostnames, yet the controller
- * says none matches: say that the two readings disagree, never "change the listener hostname".
- */
-function specDisagrees(
-  context: DiagnosisContext,
-  gateway: string,
-  hostnames: string[],
-  intersecting: Listener[],
-  evidence: string[]
-): Diagnosis {
-  const who = controllerLabel(context.finding.controllerName ?? context.parent?.controllerName)
-  const described = intersecting.map(
-    (l) =>
-      `listener ${l.name} (${l.hostname === undefined ? 'no hostname: any' : `hostname ${l.hostname}`})`
-  )
-  for (const l of intersecting) {
-    const taken = acceptedHostnames(l.hostname, hostnames)
-    evidence.push(
-      `By the Gateway API rules, listener ${describeListener(l)} takes ${hostnames.length > 0 ? listing(taken) : 'the Route, which sets no hostnames'}.`
-    )
-  }
-  const routeNames = hostnames.length > 0 ? listing(hostnames) : '(none: any hostname)'
-  return {
-    title: `The hostnames ${routeNames} intersect ${listing(described)} of ${gateway} by the spec; ${who} does not accept them`,
-    remediation: `route-gate's reading and the controller's disagree: by the spec's hostname rules ${listing(described)} accepts ${routeNames}, but ${who} reports NoMatchingListenerHostname. Read its message and documentation on hostname matching (some implementations take only exact or narrower hostnames), and check whether the status predates a change of the Gateway or the Route.`,
-    evidence
-  }
-}
-
-export function explainNoMatchingParent(context: DiagnosisContext): Diagnosis {
-  const ref = context.parent?.parentRef
-  if (!ref) return { evidence: [] }
-  if (ref.kind === 'Service') return serviceParentPorts(ref, context.world)
-  const found = gatewayListeners(context)
-  if (!('gateway' in found)) return found
-  const { all } = found
-  const name = found.label
-  const evidence = [
-    all.length === 0
-      ? `${name} has no listeners.`
-      : `${name} has listeners: ${listing(all.map(describeListener))}.`
-  ]
-  // the parentRef names a listener that exists, which its controller refused: that is the cause
-  const refusals = refusalsOf(found.selected, found.gateway, context)
-  if (refusals.length > 0) {
-    const controllerName =
-      context.finding.controllerName ?? context.parent?.controllerName ?? undefined
-    return {
-      title: `${name}: ${describeRefusals(refusals, controllerName)}`,
-      remediation: `${capitalize(unique(refusals.map((r) => r.fix)).join('; and '))}.`,
-      evidence
-    }
-  }
-  const remedies: string[] = []
-  const byName =
-    ref.sectionName === undefined ? undefined : all.find((l) => l.name === ref.sectionName)
-  if (ref.sectionName !== undefined && !byName) {
-    const statuses = listenerStatusesOf(found.gateway)
-    const compatible = all.filter((l) => takesKind(l, statuses, context.route.kind))
-    const nearest = nearestNames(
-      ref.sectionName,
-      (compatible.length > 0 ? compatible : all).map((l) => l.name)
-    )
-    evidence.push(`No listener is named ${ref.sectionName}.`)
-    remedies.push(
-      nearest.length > 0
-        ? `set sectionName to ${oneOf(nearest)} (the nearest listener name)`
-        : `set sectionName to one of the listener names: ${listing(all.map((l) => l.name))}`
-    )
-  }
-  if (ref.port !== undefined) {
-    const ports = unique(all.flatMap((l) => (l.port === undefined ? [] : [l.port])))
-    if (byName && byName.port !== ref.port) {
-      evidence.push(
-        `Listener ${byName.name} listens on port ${byName.port ?? '(none)'}, not ${ref.port}.`
-      )
-      remedies.push(`set port to ${byName.port ?? ''} or drop it`)
-    } else if (!ports.includes(ref.port)) {
-      evidence.push(`No listener listens on port ${ref.port}.`)
-      remedies.push(`set port to one of the listener ports: ${listing(ports.map(String))}`)
-    }
-  }
-  const diagnosis: Diagnosis = {
-    title: `The parentRef ${[ref.sectionName === undefined ? '' : `sectionName ${ref.sectionName}`, ref.port === undefined ? '' : `port ${ref.port}`].filter(Boolean).join(' and ') || 'to ' + name} matches no listener of ${name}`,
-    evidence
-  }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
-  return diagnosis
-}
-
-function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
-  const service = findService(world, ref.namespace, ref.name)
-  const name = gatewayName(ref)
-  if (!service) {
-    const blind = blindSpots(world, 'services', ref.namespace)
-    if (blind.length > 0) return { evidence: blind }
-    const nearest = nearestNames(
-      ref.name,
-      world.services
-        .filter((s) => s.metadata.namespace === ref.namespace)
-        .map((s) => s.metadata.name)
-    )
-    return {
-      title: `Service ${name} named by the parentRef does not exist`,
-      remediation:
-        nearest.length > 0
-          ? `Set the parentRef name to ${oneOf(nearest)} (the nearest Service), or create Service ${name}.`
-          : `Create Service ${name} or fix the parentRef name.`,
-      evidence: [`Service ${name} does not exist.`]
-    }
-  }
-  const ports = servicePortsOf(service)
-  const evidence = [`Service ${name} has ports ${listing(ports.map(describeServicePort))}.`]
-  if (stringField(service.spec, 'clusterIP') === 'None') {
-    evidence.push(
-      `Service ${name} is headless (clusterIP: None); meshes accept only ClusterIP Services as parents.`
-    )
-  }
-  const remedies: string[] = []
-  if (ref.sectionName !== undefined && !ports.some((p) => p.name === ref.sectionName)) {
-    const names = ports.flatMap((p) => (p.name ? [p.name] : []))
-    remedies.push(
-      `set sectionName to a port name of the Service${names.length > 0 ? `: ${listing(names)}` : ' (its ports have no names)'}`
-    )
-  }
-  if (ref.port !== undefined && !ports.some((p) => p.port === ref.port)) {
-    remedies.push(`set port to one of ${listing(ports.map((p) => String(p.port)))}`)
-  }
-  const diagnosis: Diagnosis = {
-    title: `The parentRef matches no port of Service ${name}`,
-    evidence
-  }
-  if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; and '))}.`
-  return diagnosis
 }

@@ -1,11 +1,11 @@
 // The parent behind a parentRef: whether it exists, its class and controller, its health, and why no
 // controller may have written status for it (NoStatus).
-import { controllerLabel } from './controllers.ts'
+import { controllerLabel } from '../wording/controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { nearestNames, oneOf } from './nearest.ts'
-import { capitalize, describeCondition, listing } from './phrasing.ts'
+import { nearestNames, oneOf } from '../model/nearest.ts'
+import { capitalize, describeCondition, listing } from '../wording/phrasing.ts'
+import { blindSpots } from '../wording/objects.ts'
 import {
-  blindSpots,
   canSee,
   conditionOf,
   controllerNameOf,
@@ -18,8 +18,8 @@ import {
   listenersOf,
   namesIn,
   conditionsOf
-} from './world.ts'
-import { selectListeners } from './listener-selection.ts'
+} from '../rules/world.ts'
+import { selectListeners } from '../rules/listener-selection.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject, ParentRef, World } from '../model/types.ts'
 

@@ -1,10 +1,11 @@
 // Evidence for rule-level reasons: the rules, matches and filters a message names, checked against
 // the values Gateway API defines (UnsupportedValue, IncompatibleFilters, Fall Back).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
+import { controllerDocs } from './controller-docs.ts'
 import { describeMatch, routeRules, rulesNamedIn } from '../model/route-spec.ts'
 import type { Rule } from '../model/route-spec.ts'
-import { listing, quoted } from './phrasing.ts'
-import { conditionOf } from './world.ts'
+import { listing, quoted } from '../wording/phrasing.ts'
+import { conditionOf } from '../rules/world.ts'
 import type { RouteKind } from '../model/types.ts'
 
 const FILTERS: Partial<Record<RouteKind, string[]>> = {
@@ -103,7 +104,7 @@ export function explainUnsupportedValue(context: DiagnosisContext): Diagnosis {
   const diagnosis: Diagnosis = { evidence }
   if (problems.length > 0) {
     diagnosis.title = problems[0]?.replace(/; supported:.*$/, '').replace(/\.$/, '') ?? ''
-    diagnosis.remediation = `Change the values named in the evidence to supported ones${controller ? ` (${controller.name} documents its support at ${controller.docs})` : ''}.`
+    diagnosis.remediation = `Change the values named in the evidence to supported ones${controller ? ` (${controller.name} documents its support at ${controllerDocs(controller)?.docs ?? ''})` : ''}.`
   } else if (named.length > 0) {
     diagnosis.remediation = `Fix rule ${listing(named.map(String))} as the message says; the other rules are unaffected.`
   }

@@ -1,8 +1,8 @@
 // Evidence for route-gate's own reasons about status that is old, incomplete or absent
 // (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs).
-import { controllerLabel } from './controllers.ts'
+import { controllerLabel } from '../wording/controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeCondition, formatDuration, listing, quoted } from './phrasing.ts'
+import { describeCondition, formatDuration, listing, quoted } from '../wording/phrasing.ts'
 import { yamlScalar } from './yaml.ts'
 import { readEntries } from '../model/entries.ts'
 import { formatParentRef } from '../model/parent-ref.ts'

@@ -1,6 +1,6 @@
 // A Route on its way out (design rule 10): what holds it and what to do, for the Terminating finding.
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { listing, quoted } from './phrasing.ts'
+import { listing, quoted } from '../wording/phrasing.ts'
 import { routeIdOf } from '../model/route-id.ts'
 
 export function explainTerminating(context: DiagnosisContext): Diagnosis {

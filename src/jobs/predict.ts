@@ -1,13 +1,15 @@
 // `route-gate predict`: the pull request's manifests, the cluster objects they land among (a dump
 // or the live cluster, read-only) and the pure prediction between them. Reading is all this does;
 // the rules live in src/predict.
-import type { ClusterClient, ManifestDocument } from '../cluster/types.ts'
+import type { ClusterClient } from '../cluster/types.ts'
+import type { ManifestDocument } from '../read/manifests.ts'
 import { readDumpHeader } from '../read/dump-header.ts'
 import { InputError } from '../runtime/errors.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { expandManifestPaths, loadManifests, readManifestFile } from '../read/manifests.ts'
 import { predict, type PredictInput } from '../predict/index.ts'
 import type { PredictReport } from '../model/types.ts'
+import { explainRoute } from '../diagnose/explain.ts'
 import { TOOL_VERSION } from '../runtime/version.ts'
 
 export interface PredictDeps {
@@ -33,7 +35,8 @@ export async function runPredict(settings: Settings, deps: PredictDeps): Promise
     manifests,
     now: new Date(deps.now()),
     settings,
-    toolVersion: TOOL_VERSION
+    toolVersion: TOOL_VERSION,
+    explain: explainRoute
   })
 }
 

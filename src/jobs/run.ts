@@ -36,7 +36,10 @@ export async function run(settings: Settings, deps: RunDeps): Promise<Report<Rep
   if (settings.fromFile !== undefined) {
     return runSnapshot(settings, deps.cwd)
   }
-  const [cluster, { runGate }] = await Promise.all([deps.connect(settings), import('./gate/gate.ts')])
+  const [cluster, { runGate }] = await Promise.all([
+    deps.connect(settings),
+    import('./gate/gate.ts')
+  ])
   try {
     return await runGate(settings, { cluster, log: deps.log, cwd: deps.cwd, now: deps.now })
   } finally {

@@ -1,11 +1,12 @@
 // Snapshot mode: judge a saved dump (kubectl get … -o yaml) with no cluster and no waiting. The dump
 // supplies both the Routes and the World around them, so the report explains itself offline.
-import type { ManifestDocument } from '../cluster/types.ts'
-import { newestTimestamp } from '../diagnose/clock.ts'
+import type { ManifestDocument } from '../read/manifests.ts'
+import { newestTimestamp } from '../model/clock.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import { explainMissingRoute } from '../diagnose/missing.ts'
 import { InputError } from '../runtime/errors.ts'
-import { selectorTerms, type Settings } from '../inputs/settings.ts'
+import type { Settings } from '../inputs/settings.ts'
+import { selectorTerms } from '../inputs/values.ts'
 import { expandManifestPaths, loadManifests } from '../read/manifests.ts'
 import { evaluateRoute } from '../model/evaluate.ts'
 import { isRouteObject } from '../model/kinds.ts'

@@ -1,10 +1,11 @@
 // route-gate predict: what a conformant controller would write for the Routes of a pull request, from
 // the cluster's objects overlaid with the manifests, before anything is applied. Pure: no I/O.
-// Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML).
-import type { ManifestDocument } from '../cluster/types.ts'
-import { CONFLICT_REASONS, conflictHolders, holderSentence } from '../diagnose/conflicts.ts'
-import { findController } from '../diagnose/controllers.ts'
-import { explainRoute } from '../diagnose/explain.ts'
+// Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML),
+// which the caller hands in: predict decides the verdicts, and imports no diagnosis.
+import type { ManifestDocument } from '../read/manifests.ts'
+import { CONFLICT_REASONS, conflictHolders } from '../rules/conflicts.ts'
+import { findController, writesReason } from '../rules/controllers.ts'
+import { holderSentence } from '../wording/conflicts.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { isGatewayRef } from '../model/owner.ts'
 import { routeParentRefs } from '../model/route-spec.ts'
@@ -21,7 +22,10 @@ import type {
   ReportVerdict,
   RouteObject,
   RouteResult,
-  Verdict
+  RouteVerdict,
+  SourcePosition,
+  Verdict,
+  World
 } from '../model/types.ts'
 import { calibrate } from './calibrate.ts'
 import { index, overlay } from './overlay.ts'
@@ -30,6 +34,13 @@ import { addToDump, predictParent, predictedConditions, verdictOf } from './rule
 import type { ParentPrediction } from './rules.ts'
 
 export { overlay } from './overlay.ts'
+
+/** The diagnosis of a judged Route: its problems, evidence and fixes (diagnose/explain.ts). */
+export type ExplainRoute = (
+  verdict: RouteVerdict,
+  world: World,
+  options: { source: SourcePosition }
+) => RouteResult
 
 export interface PredictInput {
   /** from a dump or a live read-only list (may be empty) */
@@ -44,6 +55,7 @@ export interface PredictInput {
   /** conditions: the required types; namespace: where manifests without one land (default 'default') */
   settings: Pick<Settings, 'strict' | 'conditions' | 'namespace'>
   toolVersion: string
+  explain: ExplainRoute
 }
 
 const TRAEFIK = 'traefik.io/gateway-controller'
@@ -57,6 +69,7 @@ interface Run {
   unknownReasons: Set<string>
   missingKinds: Set<NeededKind>
   notes: Set<string>
+  explain: ExplainRoute
   /** the Routes on each parent, for conflicts: built when first needed */
   byParent?: Map<string, RouteObject[]>
 }
@@ -94,7 +107,9 @@ function distrust(prediction: ParentPrediction, run: Run): ParentPrediction {
 function contested(route: RouteObject, prediction: ParentPrediction, run: Run): ParentPrediction {
   if (prediction.accepted?.status !== 'True') return prediction
   const controller = findController(prediction.controllerName)
-  const conflictReason = [...CONFLICT_REASONS].find((reason) => controller?.reasons[reason])
+  const conflictReason = [...CONFLICT_REASONS].find((reason) =>
+    writesReason(controller, undefined, reason)
+  )
   if (!controller || conflictReason === undefined) return prediction
   const ref = prediction.parentRef
   const holders = conflictHolders(route, ref, routesOn(ref, run))
@@ -220,7 +235,7 @@ function predictRoute(
       : []
   const verdicts = predictions.map((p) => p.verdict)
   const verdict = routeFindings.length > 0 ? 'failed' : combine(verdicts)
-  const explained = explainRoute(
+  const explained = run.explain(
     {
       route,
       verdict: AS_VERDICT[verdict],
@@ -263,7 +278,8 @@ export function predict(input: PredictInput): PredictReport {
     newGateways: layered.newGateways,
     unknownReasons: new Set(),
     missingKinds: new Set(),
-    notes: new Set()
+    notes: new Set(),
+    explain: input.explain
   }
   const routes = layered.routes
     .map(({ route, file, line }) => predictRoute(route, { file, line }, run))

@@ -1,8 +1,8 @@
 // One object set from the cluster source and the pull request's manifests: a manifest object replaces
 // the cluster's object of the same group, kind, namespace and name. Indexed once by kind, namespace and
 // name, so predicting thousands of Routes never scans a list per lookup.
-import type { ManifestDocument } from '../cluster/types.ts'
-import { grantSource, grantSources } from '../diagnose/backends.ts'
+import type { ManifestDocument } from '../read/manifests.ts'
+import { grantSource, grantSources } from '../rules/references.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { IgnoredDocument, KubeObject, RouteObject, World } from '../model/types.ts'

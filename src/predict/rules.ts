@@ -3,13 +3,13 @@
 // (listener selection, admission, hostnames, grants, Service ports) are the diagnosis' own; this module
 // only orders them and says which outcome is definite. When the objects cannot tell, the answer is
 // unknown with why: predict must never block a correct change on a guess.
-import { grantFor, serviceRefState } from '../diagnose/backends.ts'
-import type { ServiceRefState } from '../diagnose/backends.ts'
-import { findController } from '../diagnose/controllers.ts'
-import { acceptedHostnames } from '../diagnose/hostnames.ts'
-import { selectListeners } from '../diagnose/listener-selection.ts'
-import { admission, admits } from '../diagnose/listeners.ts'
-import type { Admission } from '../diagnose/listeners.ts'
+import { admission, admits } from '../rules/admission.ts'
+import type { Admission } from '../rules/admission.ts'
+import { findController } from '../rules/controllers.ts'
+import { grantFor, serviceRefState } from '../rules/references.ts'
+import type { ServiceRefState } from '../rules/references.ts'
+import { acceptedHostnames } from '../rules/hostnames.ts'
+import { selectListeners } from '../rules/listener-selection.ts'
 import {
   describeBackendRef,
   emptyRules,
@@ -18,17 +18,18 @@ import {
   routeHostnames
 } from '../model/route-spec.ts'
 import type { BackendRef } from '../model/route-spec.ts'
-import { checkSelector } from '../diagnose/selectors.ts'
-import { listing } from '../diagnose/phrasing.ts'
+import { checkSelector } from '../rules/selectors.ts'
+import { admissionWhy } from '../wording/admission.ts'
+import { describeListener } from '../wording/objects.ts'
+import { listing } from '../wording/phrasing.ts'
 import {
   conditionOf,
   conditionsOf,
   controllerNameOf,
-  describeListener,
   gatewayClassNameOf,
   listenersOf,
   namespaceLabels
-} from '../diagnose/world.ts'
+} from '../rules/world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import {
   findListenerSet,
@@ -237,14 +238,14 @@ function predictAccepted(
   }
   if (undecided.some(takesHostnames)) {
     return unknown(
-      `${undecided.flatMap((a) => a.why).join(' ')} ${objects.complete('Namespace') ? `Namespace ${route.metadata.namespace} is not in the source.` : `${addToDump('Namespace')}.`}`,
+      `${undecided.flatMap(admissionWhy).join(' ')} ${objects.complete('Namespace') ? `Namespace ${route.metadata.namespace} is not in the source.` : `${addToDump('Namespace')}.`}`,
       'Namespace'
     )
   }
   // listeners whose namespace is undecided fail on hostnames anyway: the Route is refused either way
   const candidates = [...admitted, ...undecided]
   if (candidates.length === 0) {
-    return refused('NotAllowedByListeners', admissions.flatMap((a) => a.why).join(' '))
+    return refused('NotAllowedByListeners', admissions.flatMap(admissionWhy).join(' '))
   }
   return refused(
     'NoMatchingListenerHostname',

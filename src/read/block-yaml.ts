@@ -5,7 +5,7 @@
 // operations per line. Whatever else a text holds (anchors, tags, folded or multi-line scalars,
 // complex or typed keys, a plain scalar the two YAML schemas could type differently) makes it
 // decline with undefined, and js-yaml reads the text (fast-yaml.ts).
-import type { ParsedDocument } from './fast-yaml.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 
 /** Thrown to give the text to the general reader; never leaves this module. */
 class Declined extends Error {}

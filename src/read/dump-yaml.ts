@@ -8,7 +8,7 @@
 // answer undefined, and the line reader, then js-yaml and the precise reader take the text: this
 // one must never read a text otherwise than the precise reader would, so it refuses whatever it
 // would have to judge.
-import type { ParsedDocument } from './fast-yaml.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 
 /** Thrown for anything outside the subset; parseDumpYaml turns it into undefined. */
 const OUTSIDE = new Error('outside the block YAML subset')

@@ -2,7 +2,8 @@
 // reader there is, and one pass over the text for what JSON.parse does not say: the line of the value
 // and of every item of a top-level `items` list, and whether a key repeats in an object (the precise
 // YAML reader refuses that, so JSON.parse, which keeps the last, must not quietly accept it).
-import type { ParsedDocument } from './fast-yaml.ts'
+import { lineIndex } from './parsed-document.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 
 /** Where the JSON starts when the text is JSON: `{` or `[` after whitespace and # comment lines. */
 export function jsonStart(text: string): number | undefined {
@@ -135,21 +136,5 @@ function stringEnd(text: string, open: number): number {
     while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
     if (backslashes % 2 === 0) return end
     end = text.indexOf('"', end + 1)
-  }
-}
-
-/** Maps an offset of `text` to its 1-based line. */
-export function lineIndex(text: string): (offset: number) => number {
-  const starts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
-  return (offset) => {
-    let low = 0
-    let high = starts.length - 1
-    while (low < high) {
-      const mid = (low + high + 1) >> 1
-      if ((starts[mid] ?? 0) <= offset) low = mid
-      else high = mid - 1
-    }
-    return low + 1
   }
 }

@@ -4,15 +4,8 @@
 // declines); the `yaml` package (precise-yaml.ts, loaded only then)
 // reads what this refuses, to word the error with its line and column, at several times the cost.
 import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
-import { lineIndex } from './fast-json.ts'
-
-export interface ParsedDocument {
-  value: unknown
-  /** 1-based line where the document's content starts */
-  line: number
-  /** the line of each item of a top-level `items` sequence, in order */
-  itemLines: number[]
-}
+import { lineIndex } from './parsed-document.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 
 interface Shape {
   start: number

@@ -6,9 +6,8 @@
 import { glob as globCallback, realpath as realpathCallback, stat as statCallback } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import type { ManifestDocument } from '../cluster/types.ts'
 import { parseJson } from './fast-json.ts'
-import type { ParsedDocument } from './fast-yaml.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 import { parseBlockYaml } from './block-yaml.ts'
 import { parseDumpYaml } from './dump-yaml.ts'
 import { InputError } from '../runtime/errors.ts'
@@ -17,6 +16,16 @@ import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { routeShapeError } from '../model/shape.ts'
 import type { KubeObject } from '../model/types.ts'
+
+/** A document read from a manifest file, with where it came from. */
+export interface ManifestDocument {
+  file: string
+  /** 1-based position of the document in its file */
+  index: number
+  /** 1-based line where the document starts */
+  line: number
+  object: KubeObject
+}
 
 // not node:fs/promises, which loads Node's readline and file watchers with it (files.ts)
 const realpath = promisify(realpathCallback)

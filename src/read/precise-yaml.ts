@@ -3,7 +3,7 @@
 // only then: a valid manifest or dump never loads it.
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
 import { InputError } from '../runtime/errors.ts'
-import type { ParsedDocument } from './fast-yaml.ts'
+import type { ParsedDocument } from './parsed-document.ts'
 
 // Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
 const MAX_ALIASES = 100

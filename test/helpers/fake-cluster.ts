@@ -5,11 +5,11 @@ import type {
   ApplyOptions,
   ApplyResult,
   ClusterClient,
-  ManifestDocument,
   RouteScope,
   RouteWatchHandlers
 } from '../../src/cluster/types.ts'
 import type { ClusterDump } from '../../src/cluster/types.ts'
+import type { ManifestDocument } from '../../src/read/manifests.ts'
 import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../../src/model/types.ts'
 
 export class FakeCluster implements ClusterClient {

@@ -1,7 +1,7 @@
 // Routes whose status only tests write (attached to the `other` Gateway, whose class no running
 // controller owns), the four states a soak or fault test flips them between, and the gate run
 // in-process on the real cluster client (src/cluster/connect.ts) with short, test-sized tuning.
-import { parseSettings } from '../../src/inputs/settings.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
 import { connect } from '../../src/cluster/connect.ts'
 import type { ClusterTuning } from '../../src/cluster/session.ts'
 import type { Report } from '../../src/model/types.ts'

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { connect } from '../../src/cluster/connect.ts'
 import { exitCodeOf } from '../../src/runtime/errors.ts'
-import { parseSettings } from '../../src/inputs/settings.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
 import { MAX_FILE_BYTES } from '../../src/read/files.ts'
 import { run } from '../../src/jobs/run.ts'
 import {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseCommandLine, usage, VERBS, type VerbName } from '../../src/cli/verbs.ts'
 import { InputError } from '../../src/runtime/errors.ts'
-import { INPUTS, parseSettings } from '../../src/inputs/settings.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
+import { INPUTS } from '../../src/inputs/table.ts'
 
 function helpOf(argv: string[]): string {
   const parsed = parseCommandLine(argv)

@@ -2,7 +2,7 @@
 // docs/controllers.md, with every controllerName and prefix it is found by and every reason it explains.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CONTROLLERS } from '../../src/diagnose/controllers.ts'
+import { CONTROLLERS } from '../../src/rules/controllers.ts'
 
 describe('docs/controllers.md', () => {
   const doc = readFileSync('docs/controllers.md', 'utf8')
@@ -13,7 +13,7 @@ describe('docs/controllers.md', () => {
       expect(row, controller.name).toBeDefined()
       for (const name of controller.names) expect(row, name).toContain(`\`${name}\``)
       for (const prefix of controller.prefixes) expect(row, prefix).toContain(`\`${prefix}…\``)
-      for (const reason of Object.keys(controller.reasons))
+      for (const reason of controller.writes)
         expect(row, `${controller.name} ${reason}`).toContain(`\`${reason}\``)
     }
   })

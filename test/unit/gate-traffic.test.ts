@@ -2,7 +2,7 @@
 // ready starts the probes, the verdict waits for them, and without the input nothing is sent.
 import { afterEach, describe, expect, it } from 'vitest'
 import { runGate } from '../../src/jobs/gate/gate.ts'
-import { parseSettings } from '../../src/inputs/settings.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
 import type { KubeObject, RouteObject } from '../../src/model/types.ts'
 import { renderSummary } from '../../src/report/summary.ts'
 import { renderText } from '../../src/report/terminal.ts'

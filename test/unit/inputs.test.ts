@@ -5,16 +5,16 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { InputError } from '../../src/runtime/errors.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
+import { INPUTS } from '../../src/inputs/table.ts'
 import {
-  INPUTS,
   parseDuration,
   parseGatewayAddress,
   parseStatusRanges,
   parseRouteRef,
   parseSelector,
-  parseSettings,
   splitList
-} from '../../src/inputs/settings.ts'
+} from '../../src/inputs/values.ts'
 import { loadTrafficCa } from '../../src/probe/transport/ca.ts'
 import { makeTestPki } from '../helpers/probe-servers.ts'
 

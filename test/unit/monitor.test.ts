@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../src/runtime/errors.ts'
-import { parseSettings } from '../../src/inputs/settings.ts'
+import { parseSettings } from '../../src/inputs/parse.ts'
 import {
   monitorExitCode,
   monitorFailureMessage,

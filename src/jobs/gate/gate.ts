@@ -8,7 +8,7 @@ import { buildReport } from '../../model/report.ts'
 import { routeKey } from '../../model/route-id.ts'
 import type { Report, RouteResult, VerdictOptions, World } from '../../model/types.ts'
 import { applyProbes } from '../../probe/rules/traffic-verdict.ts'
-import type { ProbeOutcome } from '../../probe/loop/rounds.ts'
+import type { ProbeOutcome } from '../../probe/rules/answer-meaning.ts'
 import type { TrafficRun } from '../../probe/loop/probe-routes.ts'
 import { TOOL_VERSION } from '../../runtime/version.ts'
 import { scopeText, watchUntil } from '../watch-until.ts'
@@ -17,12 +17,7 @@ import { judgeAndDiagnose } from './diagnosis-step.ts'
 import { ConfirmedFailure, watchForMissingParents } from './fail-fast.ts'
 import { inTime, startGate, type GateDeps, type GateRun } from './gate-run.ts'
 import { probeReadyRoutes } from './probe-step.ts'
-import {
-  applyAndLocate,
-  connectToCluster,
-  readGateInputs,
-  type GateTargets
-} from './targets.ts'
+import { applyAndLocate, connectToCluster, readGateInputs, type GateTargets } from './targets.ts'
 
 export type { GateDeps } from './gate-run.ts'
 export { MISSING_PARENT_GRACE_MS } from './fail-fast.ts'

@@ -1,7 +1,8 @@
 // The gate's first steps: read the manifests (a mistake there is exit 2 before the cluster is asked),
 // learn what the cluster serves, apply the manifests (dry-run first) or take them as they are, and
 // name the Routes to wait for: by name (manifests, routes) or by scope (selector, namespace).
-import type { ManifestDocument, RouteScope } from '../../cluster/types.ts'
+import type { RouteScope } from '../../cluster/types.ts'
+import type { ManifestDocument } from '../../read/manifests.ts'
 import { ClusterError, InputError } from '../../runtime/errors.ts'
 import { expandManifestPaths, loadManifests } from '../../read/manifests.ts'
 import { isRouteObject } from '../../model/kinds.ts'

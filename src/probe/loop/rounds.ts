@@ -1,7 +1,7 @@
 // Traffic verification: sends each parent's planned requests in rounds, with backoff, until every
 // parent serves or the deadline passes. A parent serves when every one of its requests is routed; the
 // listener's no-route answer is fetched once per listener and compared with each answer.
-import type { Problem, ProbeResult } from '../../model/types.ts'
+import type { ProbeResult } from '../../model/types.ts'
 import {
   classify,
   usableNoRoute,
@@ -11,6 +11,7 @@ import {
   type StatusRange
 } from '../rules/answer.ts'
 import { explainAnswer, notProbedOutcome, reportAnswer } from '../rules/answer-meaning.ts'
+import type { ProbeOutcome } from '../rules/answer-meaning.ts'
 import type { Send, SendOptions } from '../transport/http.ts'
 import type { GuardPolicy } from '../rules/target-guard.ts'
 import {
@@ -26,12 +27,6 @@ export interface ProbeTarget {
   /** for the log */
   label: string
   plan: ParentPlan
-}
-
-export interface ProbeOutcome {
-  result: ProbeResult
-  /** why the parent is not serving, for the report; undefined when serving */
-  problem?: Problem
 }
 
 export interface VerifyOptions {

@@ -159,7 +159,14 @@ const NOT_PROBED_REMEDY: Record<Exclude<NotProbed['cause'], 'unsupported'>, stri
 }
 
 /** A parent no request was sent to: a warning when unsupported, else a failure that says why. */
-export function notProbedOutcome(plan: NotProbed): { result: ProbeResult; problem: Problem } {
+/** A parent's probes as the verdict takes them: their result, and why the parent is not serving. */
+export interface ProbeOutcome {
+  result: ProbeResult
+  /** why the parent is not serving, for the report; undefined when serving */
+  problem?: Problem
+}
+
+export function notProbedOutcome(plan: NotProbed): ProbeOutcome {
   const why = plan.notProbed
   const problem: Problem =
     plan.cause === 'unsupported'

@@ -1,11 +1,11 @@
 // Which requests prove that a parent serves a Route (pure): the Gateway's address, the HTTP and HTTPS
 // listeners the parentRef selects that admit the Route, each Route hostname a listener admits (a
 // wildcard made concrete), and one request per rule from its first match that a request can satisfy.
-import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
-import { selectListeners, takesKind } from '../../diagnose/listener-selection.ts'
+import { hostnamesIntersect } from '../../rules/hostnames.ts'
+import { selectListeners, takesKind } from '../../rules/listener-selection.ts'
 import { routeHostnames, routeRules, type RequestMatch } from '../../model/route-spec.ts'
-import { findGateway, listenerStatusesOf, listenersOf } from '../../diagnose/world.ts'
-import type { Listener } from '../../diagnose/world.ts'
+import { findGateway, listenerStatusesOf, listenersOf } from '../../rules/world.ts'
+import type { Listener } from '../../rules/world.ts'
 import { GATEWAY_GROUP } from '../../model/types.ts'
 import type { KubeObject, ParentRef, RouteObject, World } from '../../model/types.ts'
 import { arrayField, stringField } from '../../model/unknown.ts'

@@ -3,7 +3,7 @@
 // that request. Hostname first (characters of a matching exact hostname, then of any matching one),
 // then the match (Exact path, longest prefix, method, most headers, most query parameters), then the
 // oldest Route, then namespace/name in alphabetical order.
-import { hostnamesIntersect } from '../../diagnose/hostnames.ts'
+import { hostnamesIntersect } from '../../rules/hostnames.ts'
 import {
   routeHostnames,
   routeParentRefs,

@@ -5,7 +5,7 @@ import { parentRefKey } from '../../model/parent-ref.ts'
 import { routeKey } from '../../model/route-id.ts'
 import type { ParentRef, ParentResult, RouteResult } from '../../model/types.ts'
 import { notProbedOutcome } from './answer-meaning.ts'
-import type { ProbeOutcome } from '../loop/rounds.ts'
+import type { ProbeOutcome } from './answer-meaning.ts'
 
 export function probeKey(
   route: { kind: string; namespace: string; name: string },

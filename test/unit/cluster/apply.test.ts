@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
-import type { ClusterClient, ManifestDocument } from '../../../src/cluster/types.ts'
+import type { ClusterClient } from '../../../src/cluster/types.ts'
+import type { ManifestDocument } from '../../../src/read/manifests.ts'
 import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import type { KubeObject } from '../../../src/model/types.ts'
 import {

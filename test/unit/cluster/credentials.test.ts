@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
-import type { Applied } from '../../../src/cluster/request.ts'
+import type { Applied } from '../../../src/cluster/credentials.ts'
 import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
 import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import {

@@ -3,7 +3,7 @@
 // within a remediation. The rules hold for whatever the fixtures grow to hold.
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseSettings } from '../../../src/inputs/settings.ts'
+import { parseSettings } from '../../../src/inputs/parse.ts'
 import type { Problem, Report } from '../../../src/model/types.ts'
 import { renderJson } from '../../../src/report/json.ts'
 import { renderSummary } from '../../../src/report/summary.ts'

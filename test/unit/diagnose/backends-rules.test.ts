@@ -12,7 +12,7 @@ import {
   refuteRefNotPermitted
 } from '../../../src/diagnose/backends.ts'
 import type { DiagnosisContext } from '../../../src/diagnose/context.ts'
-import { findController } from '../../../src/diagnose/controllers.ts'
+import { findController } from '../../../src/rules/controllers.ts'
 import { explainRoute } from '../../../src/diagnose/explain.ts'
 import type { Finding, RouteObject, World } from '../../../src/model/types.ts'
 import {

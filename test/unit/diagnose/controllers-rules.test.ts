@@ -1,7 +1,7 @@
 // A parent without a controllerName (no status entry was judged) is labelled generically, never
 // as "null" or an empty string in a sentence.
 import { describe, expect, it } from 'vitest'
-import { controllerLabel } from '../../../src/diagnose/controllers.ts'
+import { controllerLabel } from '../../../src/wording/controllers.ts'
 
 describe('controllerLabel', () => {
   it.each([null, undefined, ''])(

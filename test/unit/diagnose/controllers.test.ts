@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  controllerLabel,
-  controllerReason,
-  findController
-} from '../../../src/diagnose/controllers.ts'
+import { CONTROLLER_DOCS, controllerReason } from '../../../src/diagnose/controller-docs.ts'
+import { CONTROLLERS, findController, writesReason } from '../../../src/rules/controllers.ts'
+import { controllerLabel } from '../../../src/wording/controllers.ts'
 import { explainRoute } from '../../../src/diagnose/explain.ts'
 import { CONTROLLER_CASES, findingFrom } from '../../fixtures/diagnose/controllers.ts'
 import {
@@ -33,6 +31,27 @@ describe('controller catalog', () => {
     const eg = findController('gateway.envoyproxy.io/gatewayclass-controller')
     expect(controllerReason(eg, 'ResolvedRefs', 'UnsupportedValue')?.fix).toMatch(/ExternalName/)
     expect(controllerReason(eg, 'Accepted', 'UnsupportedValue')).toBeUndefined()
+  })
+
+  it('the facts and the docs name the same controllers and the same reasons', () => {
+    expect(Object.keys(CONTROLLER_DOCS).sort()).toEqual(CONTROLLERS.map((c) => c.name).sort())
+    for (const controller of CONTROLLERS) {
+      const docs = CONTROLLER_DOCS[controller.name]
+      expect(Object.keys(docs?.reasons ?? {}).sort(), controller.name).toEqual(
+        [...controller.writes].sort()
+      )
+      expect(docs?.docs, controller.name).toMatch(/^https:\/\//)
+    }
+  })
+
+  it('knows which reasons a controller writes, on a condition or on any', () => {
+    const contour = findController('projectcontour.io/gateway-controller')
+    expect(writesReason(contour, undefined, 'RuleMatchConflict')).toBe(true)
+    expect(writesReason(contour, 'Accepted', 'RuleMatchConflict')).toBe(true)
+    const traefik = findController('traefik.io/gateway-controller')
+    expect(writesReason(traefik, 'ResolvedRefs', 'UnsupportedProtocol')).toBe(true)
+    expect(writesReason(traefik, 'Accepted', 'UnsupportedProtocol')).toBe(false)
+    expect(writesReason(undefined, undefined, 'RuleMatchConflict')).toBe(false)
   })
 
   it('labels a known controller with its product name and an unknown one by its controllerName', () => {

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import {
-  acceptedHostnames,
-  hostnameFor,
-  hostnamesIntersect
-} from '../../../src/diagnose/hostnames.ts'
-import { nearestNames } from '../../../src/diagnose/nearest.ts'
+import { acceptedHostnames, hostnameFor, hostnamesIntersect } from '../../../src/rules/hostnames.ts'
+import { nearestNames } from '../../../src/model/nearest.ts'
 import { isStandardReason, reasonEntry } from '../../../src/diagnose/reasons.ts'
 import { rulesNamedIn } from '../../../src/model/route-spec.ts'
-import { checkSelector } from '../../../src/diagnose/selectors.ts'
-import { newestTimestamp } from '../../../src/diagnose/clock.ts'
-import { formatDuration } from '../../../src/diagnose/phrasing.ts'
+import { checkSelector } from '../../../src/rules/selectors.ts'
+import { newestTimestamp } from '../../../src/model/clock.ts'
+import { formatDuration } from '../../../src/wording/phrasing.ts'
 import { yamlScalar } from '../../../src/diagnose/yaml.ts'
-import { blindSpots } from '../../../src/diagnose/world.ts'
+import { blindSpots } from '../../../src/wording/objects.ts'
 import type { World } from '../../../src/model/types.ts'
 
 describe('hostname intersection', () => {

@@ -4,9 +4,9 @@
 // label line, the Gateway YAML, the sectionName), and when route-gate's reading contradicts the status.
 import { describe, expect, it } from 'vitest'
 import type { DiagnosisContext } from '../../../src/diagnose/context.ts'
+import { explainNoMatchingListenerHostname } from '../../../src/diagnose/listener-hostnames.ts'
+import { explainNoMatchingParent } from '../../../src/diagnose/no-matching-parent.ts'
 import {
-  explainNoMatchingListenerHostname,
-  explainNoMatchingParent,
   explainNotAllowedByListeners,
   refuteNotAllowedByListeners
 } from '../../../src/diagnose/listeners.ts'

@@ -3,12 +3,11 @@
 // condition and the fix for its reason, never "use a controller that supports HTTPRoute".
 import { describe, expect, it } from 'vitest'
 import type { DiagnosisContext } from '../../../src/diagnose/context.ts'
-import {
-  explainNoMatchingParent,
-  explainNotAllowedByListeners
-} from '../../../src/diagnose/listeners.ts'
-import { listenerRefusal } from '../../../src/diagnose/refused-listeners.ts'
-import type { Listener } from '../../../src/diagnose/world.ts'
+import { explainNoMatchingParent } from '../../../src/diagnose/no-matching-parent.ts'
+import { explainNotAllowedByListeners } from '../../../src/diagnose/listeners.ts'
+import { listenerRefusal } from '../../../src/rules/refused-listeners.ts'
+import { refusalCondition, refusalFix } from '../../../src/wording/refusals.ts'
+import type { Listener } from '../../../src/rules/world.ts'
 import type { Condition, ParentRef, RouteObject, World } from '../../../src/model/types.ts'
 import {
   baseWorld,
@@ -180,9 +179,9 @@ describe('listenerRefusal: what counts as refused, and the fix per reason', () =
     ],
     ['Programmed', 'Invalid', "fix listener https as the controller's message says"]
   ])('%s=False (%s)', (type, reason, fix) => {
-    const r = listenerRefusal(l, status(condition(type, 'False', reason, 'm')), 'HTTPRoute', ENVOY)
-    expect(r?.condition).toBe(`${type}=False (${reason}): m`)
-    expect(r?.fix).toContain(fix)
+    const r = listenerRefusal(l, status(condition(type, 'False', reason, 'm')), 'HTTPRoute')
+    expect(r && refusalCondition(r)).toBe(`${type}=False (${reason}): m`)
+    expect(r && refusalFix(r, ENVOY)).toContain(fix)
   })
 
   it('Pending, True conditions and no status are not refusals', () => {
@@ -205,7 +204,7 @@ describe('listenerRefusal: what counts as refused, and the fix per reason', () =
       },
       'HTTPRoute'
     )
-    expect(r?.condition).toBe(
+    expect(r && refusalCondition(r)).toBe(
       'supportedKinds is empty, though the spec admits HTTPRoute; ResolvedRefs=False (InvalidRouteKinds): no kinds'
     )
     // no condition: the controller's kind support, which the kind rules explain

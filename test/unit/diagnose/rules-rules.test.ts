@@ -3,7 +3,7 @@
 // PartiallyInvalid message.
 import { describe, expect, it } from 'vitest'
 import type { DiagnosisContext } from '../../../src/diagnose/context.ts'
-import { findController } from '../../../src/diagnose/controllers.ts'
+import { findController } from '../../../src/rules/controllers.ts'
 import {
   explainFallBack,
   explainIncompatibleFilters,

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { call, createOctokit, type Limits } from '../../../src/github/client.ts'
 import { openTracking, type Logger } from '../../../src/github/conversations.ts'
-import { parseSettings } from '../../../src/inputs/settings.ts'
+import { parseSettings } from '../../../src/inputs/parse.ts'
 import { FakeGitHub } from '../../helpers/fake-github.ts'
 import { silentServer } from '../../helpers/silent-server.ts'
 

@@ -11,7 +11,7 @@ import {
   saveTracking,
   type Tracking
 } from '../../../src/github/conversations.ts'
-import { parseSettings } from '../../../src/inputs/settings.ts'
+import { parseSettings } from '../../../src/inputs/parse.ts'
 import { buildReport } from '../../../src/model/report.ts'
 import { diffStates } from '../../../src/model/transitions.ts'
 import type { RouteResult } from '../../../src/model/types.ts'

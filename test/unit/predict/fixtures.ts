@@ -1,8 +1,9 @@
 // Objects for predict's unit tests: a Gateway API cluster as a dump would hold it, built per test.
-import type { ManifestDocument } from '../../../src/cluster/types.ts'
+import type { ManifestDocument } from '../../../src/read/manifests.ts'
 import type { KubeObject } from '../../../src/model/types.ts'
 import { predict } from '../../../src/predict/index.ts'
 import { NEEDED_KINDS } from '../../../src/predict/overlay.ts'
+import { explainRoute } from '../../../src/diagnose/explain.ts'
 import type { PredictInput } from '../../../src/predict/index.ts'
 import type { PredictReport } from '../../../src/model/types.ts'
 
@@ -131,7 +132,8 @@ export function run(
     source: options.source ?? { kind: 'dump', complete: EVERY_KIND },
     now: new Date('2026-12-04T04:00:00Z'),
     settings: { strict: false, conditions: options.conditions ?? ['Accepted', 'ResolvedRefs'] },
-    toolVersion: '0.0.0-test'
+    toolVersion: '0.0.0-test',
+    explain: explainRoute
   })
 }
 

@@ -12,6 +12,7 @@ import {
   service
 } from './fixtures.ts'
 import { overlay } from '../../../src/predict/overlay.ts'
+import { explainRoute } from '../../../src/diagnose/explain.ts'
 import { predict } from '../../../src/predict/index.ts'
 import { expectValidReport } from '../../helpers/schema.ts'
 
@@ -92,7 +93,8 @@ describe('predict: overlay', () => {
       },
       now: new Date('2026-12-04T04:00:00Z'),
       settings: { strict: false, conditions: ['Accepted', 'ResolvedRefs'] },
-      toolVersion: '1.2.3'
+      toolVersion: '1.2.3',
+      explain: explainRoute
     })
     expect(report.prediction.source).toEqual({
       kind: 'dump',
@@ -114,7 +116,8 @@ describe('predict: overlay', () => {
       source: { kind: 'none', complete: [] },
       now: new Date(),
       settings: { strict: false, conditions: ['Accepted', 'ResolvedRefs'] },
-      toolVersion: '1.2.3'
+      toolVersion: '1.2.3',
+      explain: explainRoute
     })
     expect(report.routes[0]?.parents[0]?.verdict).toBe('ready')
     // and without the Service, it is unknown rather than BackendNotFound
@@ -127,7 +130,8 @@ describe('predict: overlay', () => {
       source: { kind: 'none', complete: [] },
       now: new Date(),
       settings: { strict: false, conditions: ['Accepted', 'ResolvedRefs'] },
-      toolVersion: '1.2.3'
+      toolVersion: '1.2.3',
+      explain: explainRoute
     })
     expect(without.routes[0]?.parents[0]?.verdict).toBe('unknown')
   })

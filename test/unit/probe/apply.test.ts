@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ParentResult, RouteResult } from '../../../src/model/types.ts'
 import { applyProbes, probeKey } from '../../../src/probe/rules/traffic-verdict.ts'
 import { notProbedOutcome } from '../../../src/probe/rules/answer-meaning.ts'
-import type { ProbeOutcome } from '../../../src/probe/loop/rounds.ts'
+import type { ProbeOutcome } from '../../../src/probe/rules/answer-meaning.ts'
 
 const ref = {
   group: 'gateway.networking.k8s.io',
