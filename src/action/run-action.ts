@@ -6,7 +6,6 @@ import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { exitCodeOf } from '../runtime/errors.ts'
-import { avoidExitDeadlock } from '../runtime/exit-deadlock.ts'
 import { writeUserFile } from '../read/files.ts'
 import { parseSettings } from '../inputs/parse.ts'
 import type { Settings } from '../inputs/settings.ts'
@@ -42,8 +41,6 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
         : undefined
     const whole = await run(config, {
       connect: async (s) => {
-        // a run against a cluster can last minutes and read thousands of Routes
-        avoidExitDeadlock()
         return (await import('../cluster/connect.ts')).connect({
           kubeconfig: s.kubeconfig,
           context: s.context,

@@ -2,7 +2,6 @@
 // stdout. One module, imported whole when a command runs, so that a snapshot loads its code in a few
 // files; only what needs the cluster client or the yaml package (dump, -o yaml) is imported apart.
 import type { KubeClusterClient } from '../cluster/client.ts'
-import { avoidExitDeadlock } from '../runtime/exit-deadlock.ts'
 import { checkRegularFile, writeUserFile } from '../read/files.ts'
 import type { Settings } from '../inputs/settings.ts'
 import type { AnyReport } from '../model/types.ts'
@@ -28,8 +27,6 @@ async function connect(s: Settings): Promise<KubeClusterClient> {
   if (s.kubeconfigFile !== undefined) {
     checkRegularFile(s.kubeconfigFile, `Invalid kubeconfig "${s.kubeconfigFile}"`)
   }
-  // a run against a cluster can last minutes and read thousands of Routes
-  avoidExitDeadlock()
   return (await import('../cluster/connect.ts')).connect({
     context: s.context,
     env:

@@ -11,7 +11,6 @@ import type { ParsedDocument } from './parsed-document.ts'
 import { parseBlockYaml } from './block-yaml.ts'
 import { parseDumpYaml } from './dump-yaml.ts'
 import { InputError } from '../runtime/errors.ts'
-import { avoidExitDeadlock, LARGE_INPUT_BYTES } from '../runtime/exit-deadlock.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { routeShapeError } from '../model/shape.ts'
@@ -142,7 +141,6 @@ function displayPath(file: string, cwd: string): string {
 
 async function readText(file: string, shown: string): Promise<string> {
   const bytes = file === STDIN ? await readStdin(shown) : await readUserFile(file, shown)
-  if (bytes.length >= LARGE_INPUT_BYTES) avoidExitDeadlock()
   if (bytes.subarray(0, 8192).includes(0)) {
     throw new InputError(`${shown}: binary data, not a YAML or JSON manifest`)
   }

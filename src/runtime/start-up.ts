@@ -4,6 +4,7 @@ import module from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
+import { avoidExitDeadlock } from './exit-deadlock.ts'
 
 /**
  * The oldest Node the bundle runs on, from package.json's engines field (">=22.19.0": the cluster
@@ -58,10 +59,22 @@ function dropWritesToClosedOutput(): void {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
 }
 
+/** What the CLI answers from start-up code alone, too short to reach Node's exit hang. */
+const QUICK_ANSWERS = new Set([undefined, '--version', '--help', '-h', 'help'])
+
+/**
+ * Whether the run may read a cluster or a large input: every Action run, every CLI verb. The flags
+ * must be set now, before any of the bundle is compiled, or never.
+ */
+export function mayRunLong(face: Face, argv: readonly string[]): boolean {
+  return face === 'action' || !QUICK_ANSWERS.has(argv[2])
+}
+
 /**
  * Refuses an old Node (exit 2, one line: on the CLI to stderr, in the Action as an error annotation),
- * then turns the compile cache on: the code loaded after this is compiled once per version, not on
- * every run. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+ * moves V8's code building off the threads that can hang the exit, then turns the compile cache on:
+ * the code loaded after this is compiled once per version, not on every run.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
  */
 export function startUp(face: Face): void {
   const refusal = nodeTooOld(process.version)
@@ -71,6 +84,7 @@ export function startUp(face: Face): void {
     process.exit(2)
   }
   dropWritesToClosedOutput()
+  if (mayRunLong(face, process.argv)) avoidExitDeadlock()
   const dir = compileCacheDir(face, process.env, process.platform, os.homedir())
   // a cache that cannot be written costs only speed: Node reports it in the status, never throws.
   if (dir !== undefined) module.enableCompileCache(dir)

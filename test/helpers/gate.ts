@@ -17,7 +17,13 @@ export function gate(
 
 /** The report file, checked against the schema and against the `report` output. */
 export async function reportOf(result: ActionResult): Promise<Report> {
-  const report = JSON.parse(await readFile(result.outputs['report-file']!, 'utf8')) as Report
+  const file = result.outputs['report-file']
+  // a run that ended without its outputs (a crash, a signal) must say how, not fail on readFile
+  expect(
+    file,
+    `no report-file: exit ${result.code}\n${result.stderr}\n${logOf(result)}`
+  ).toBeDefined()
+  const report = JSON.parse(await readFile(file!, 'utf8')) as Report
   expectValidReport(report)
   expect(JSON.parse(result.outputs.report!)).toMatchObject({ verdict: report.verdict })
   return report
