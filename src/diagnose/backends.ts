@@ -16,6 +16,7 @@ import { capitalize, listing, unique } from '../wording/phrasing.ts'
 import { grantFor, grantFrom, grantTo, readGrant, serviceRefState } from '../rules/references.ts'
 import type { Grant } from '../rules/references.ts'
 import { canSee, findService, namesIn, servicePortsOf } from '../rules/world.ts'
+import { objectsIn } from '../model/object-index.ts'
 import { blindSpots, describeServicePort } from '../wording/objects.ts'
 import { yamlScalar } from './yaml.ts'
 import type { ServicePort } from '../rules/world.ts'
@@ -254,10 +255,8 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
   if (!service) {
     const existing = namesIn(world.services, ref.namespace)
     // a Service without the referenced port would only trade BackendNotFound for another failure
-    const withPort = world.services.filter(
-      (s) =>
-        s.metadata.namespace === ref.namespace &&
-        (ref.port === undefined || servicePortsOf(s).some((p) => p.port === ref.port))
+    const withPort = objectsIn(world.services, ref.namespace).filter(
+      (s) => ref.port === undefined || servicePortsOf(s).some((p) => p.port === ref.port)
     )
     const nearest = nearestNames(ref.name, namesIn(withPort))
     evidence.push(

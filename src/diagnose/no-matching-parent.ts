@@ -9,7 +9,7 @@ import { capitalize, listing, unique } from '../wording/phrasing.ts'
 
 import { blindSpots, describeListener, describeServicePort } from '../wording/objects.ts'
 
-import { findService, listenerStatusesOf, servicePortsOf } from '../rules/world.ts'
+import { findService, listenerStatusesOf, namesIn, servicePortsOf } from '../rules/world.ts'
 import type { ParentRef, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
@@ -80,12 +80,7 @@ function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
   if (!service) {
     const blind = blindSpots(world, 'services', ref.namespace)
     if (blind.length > 0) return { evidence: blind }
-    const nearest = nearestNames(
-      ref.name,
-      world.services
-        .filter((s) => s.metadata.namespace === ref.namespace)
-        .map((s) => s.metadata.name)
-    )
+    const nearest = nearestNames(ref.name, namesIn(world.services, ref.namespace))
     return {
       title: `Service ${name} named by the parentRef does not exist`,
       remediation:

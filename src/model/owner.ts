@@ -2,6 +2,7 @@
 // controller whose status entries count. The one lookup the verdict and the diagnosis share.
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from './types.ts'
 import type { KubeObject, ParentRef, World } from './types.ts'
+import { findByName } from './object-index.ts'
 import { isRecord, stringField } from './unknown.ts'
 
 export type OwnerWorld = Pick<World, 'gatewayClasses' | 'gateways' | 'listenerSets'>
@@ -24,12 +25,7 @@ export function findObject(
   name: string,
   namespace?: string
 ): KubeObject | undefined {
-  return objects.find(
-    (o) =>
-      isRecord(o) &&
-      stringField(o.metadata, 'name') === name &&
-      (namespace === undefined || stringField(o.metadata, 'namespace') === namespace)
-  )
+  return findByName(objects, name, namespace)
 }
 
 export function findGateway(

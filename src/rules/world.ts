@@ -2,6 +2,7 @@
 // namespaces, Services and grants, each from untrusted objects, and what could not be read about them.
 // Every rule, and every user of the rules, reads the objects through these.
 import { parseCondition } from '../model/entries.ts'
+import { objectsIn } from '../model/object-index.ts'
 import { findObject } from '../model/owner.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
 import type { Condition, KubeObject, World } from '../model/types.ts'
@@ -100,10 +101,8 @@ export function findService(world: World, namespace: string, name: string): Kube
   return findObject(world.services, name, namespace)
 }
 
-export function namesIn(objects: KubeObject[], namespace?: string): string[] {
-  return objects
-    .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
-    .map((o) => o.metadata.name)
+export function namesIn(objects: readonly KubeObject[], namespace?: string): string[] {
+  return objectsIn(objects, namespace).map((o) => o.metadata.name)
 }
 
 /** Labels as the API server sees them: `kubernetes.io/metadata.name` is always set. */
