@@ -19,27 +19,52 @@ const MAX_NAMED = 5
 export class Heartbeat {
   /** the last line said, without the time left */
   private said: string | undefined
+  /** whether each Route judged so far is ready */
+  private readonly seen = new Map<string, boolean>()
+  /** the waiting parents of each Route that is not ready, most recently judged last */
+  private readonly waiting = new Map<string, string[]>()
+  private ready = 0
+  private waitingCount = 0
 
   constructor(private readonly deadline: number) {}
+
+  /**
+   * Takes a Route's new verdict into the running tallies: a watch event costs the line only that
+   * Route's parents, however many Routes the gate waits for.
+   */
+  observe(key: string, verdict: RouteVerdict): void {
+    this.forget(key)
+    const ready = verdict.verdict === 'ready'
+    this.seen.set(key, ready)
+    if (ready) {
+      this.ready++
+      return
+    }
+    const names = notReady(verdict)
+    this.waiting.set(key, names)
+    this.waitingCount += names.length
+  }
+
+  forget(key: string): void {
+    const ready = this.seen.get(key)
+    if (ready === undefined) return
+    this.seen.delete(key)
+    if (ready) this.ready--
+    this.waitingCount -= this.waiting.get(key)?.length ?? 0
+    this.waiting.delete(key)
+  }
 
   /**
    * The line, or undefined when it says what the last one said and `always` is false. `expected`:
    * how many Routes must be ready (by name), or undefined for those seen so far.
    */
-  line(
-    verdicts: RouteVerdict[],
-    expected: number | undefined,
-    now: number,
-    always: boolean
-  ): string | undefined {
-    const total = expected ?? verdicts.length
-    const ready = verdicts.filter((v) => v.verdict === 'ready').length
-    const waiting = verdicts.flatMap(notReady)
-    const unseen = expected === undefined ? 0 : Math.max(0, expected - verdicts.length)
-    const named = waiting.slice(0, MAX_NAMED)
-    const more = waiting.length - named.length
+  line(expected: number | undefined, now: number, always: boolean): string | undefined {
+    const total = expected ?? this.seen.size
+    const unseen = expected === undefined ? 0 : Math.max(0, expected - this.seen.size)
+    const named = this.firstWaiting()
+    const more = this.waitingCount - named.length
     const parts = [
-      `${ready} of ${total} Route${total === 1 ? '' : 's'} ready`,
+      `${this.ready} of ${total} Route${total === 1 ? '' : 's'} ready`,
       ...(unseen > 0 ? [`${unseen} not found yet`] : []),
       ...(named.length > 0
         ? [`waiting on ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`]
@@ -50,6 +75,15 @@ export class Heartbeat {
     this.said = what
     const left = formatDuration(this.deadline - now)
     return safeLogLine(`${what}; ${left} left`).replace(/\n/g, ' ')
+  }
+
+  private firstWaiting(): string[] {
+    const named: string[] = []
+    for (const names of this.waiting.values()) {
+      named.push(...names.slice(0, MAX_NAMED - named.length))
+      if (named.length === MAX_NAMED) break
+    }
+    return named
   }
 }
 

@@ -105,12 +105,7 @@ export class WaitCollector {
 
   /** One heartbeat line: on a change, or `always` on the heartbeat's own interval. */
   beat(always: boolean): void {
-    const line = this.heartbeat.line(
-      [...this.verdicts.byKey.values()],
-      this.expected(),
-      this.run.now(),
-      always
-    )
+    const line = this.heartbeat.line(this.expected(), this.run.now(), always)
     if (line !== undefined) this.run.log(line)
   }
 
@@ -134,6 +129,7 @@ export class WaitCollector {
       const verdict = evaluateRoute(route, this.world, this.options)
       if (!this.firstSeen.has(key)) this.firstSeen.set(key, this.run.now())
       this.verdicts.set(key, verdict)
+      this.heartbeat.observe(key, verdict)
       this.readyTimes.observe(key, verdict.verdict, this.run.now())
       fresh.push(verdict)
     }
@@ -146,6 +142,7 @@ export class WaitCollector {
   private forget(key: string): void {
     this.routes.delete(key)
     this.verdicts.delete(key)
+    this.heartbeat.forget(key)
   }
 
   private inScope(route: RouteObject): boolean {
