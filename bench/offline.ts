@@ -15,6 +15,8 @@ import { expectExit } from './context.ts'
 import { launch } from './process.ts'
 import { writePredictScale } from './predict-scale.ts'
 import { measureSnapshotScale } from './snapshot-scale.ts'
+import { measureTenantScale } from './tenant-scale.ts'
+import { measureGateEvents } from './gate-events.ts'
 import { median, type Budget } from './report.ts'
 
 const PREDICT_ROUTES = 5000
@@ -91,10 +93,14 @@ export async function benchOffline(argv: string[], log: (line: string) => void):
     const commands = await measureCommandStartup({ repo: REPO_ROOT, home, kubectl }, trials)
     const scale = await measurePredictScale(home, log)
     const snapshot = await measureSnapshotScale(home, REPO_ROOT, log)
+    const tenants = await measureTenantScale(home, REPO_ROOT, log)
+    const events = await measureGateEvents(REPO_ROOT, home, log)
     const machine = `Machine: ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.versions.node}; load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after.`
-    return [renderBudgets([...offlineBudgets(commands), scale, ...snapshot]), '', machine].join(
-      '\n'
-    )
+    return [
+      renderBudgets([...offlineBudgets(commands), scale, ...snapshot, ...tenants, events]),
+      '',
+      machine
+    ].join('\n')
   } finally {
     await rm(home, { recursive: true, force: true })
   }
