@@ -2,7 +2,7 @@
 // ports exist, which ReferenceGrants permit them, and the grant to create (RefNotPermitted,
 // BackendNotFound, InvalidKind, UnsupportedProtocol).
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { nearestNames, oneOf } from '../model/nearest.ts'
+import { oneOf } from '../model/nearest.ts'
 import {
   describeBackendRef,
   emptyRules,
@@ -16,7 +16,7 @@ import { capitalize, listing, unique } from '../wording/phrasing.ts'
 import { grantFor, grantFrom, grantTo, readGrant, serviceRefState } from '../rules/references.ts'
 import type { Grant } from '../rules/references.ts'
 import { canSee, findService, namesIn, servicePortsOf } from '../rules/world.ts'
-import { objectsIn } from '../model/object-index.ts'
+import { nameIndexIn, objectsIn } from '../model/object-index.ts'
 import { blindSpots, describeServicePort } from '../wording/objects.ts'
 import { yamlScalar } from './yaml.ts'
 import type { ServicePort } from '../rules/world.ts'
@@ -253,19 +253,21 @@ function checkServiceRef(ref: BackendRef, world: World, evidence: string[]): Ref
     return { remedies: [] }
   }
   if (!service) {
-    const existing = namesIn(world.services, ref.namespace)
+    const existing = objectsIn(world.services, ref.namespace)
     // a Service without the referenced port would only trade BackendNotFound for another failure
-    const withPort = objectsIn(world.services, ref.namespace).filter(
-      (s) => ref.port === undefined || servicePortsOf(s).some((p) => p.port === ref.port)
-    )
-    const nearest = nearestNames(ref.name, namesIn(withPort))
+    const hasPort = (name: string): boolean => {
+      if (ref.port === undefined) return true
+      const found = findService(world, ref.namespace, name)
+      return found !== undefined && servicePortsOf(found).some((p) => p.port === ref.port)
+    }
+    const nearest = nameIndexIn(world.services, ref.namespace).nearest(ref.name, 3, hasPort)
     evidence.push(
       `${ref.where} refers to Service ${ref.namespace}/${ref.name}, which does not exist.`
     )
     evidence.push(
       existing.length === 0
         ? `Namespace ${ref.namespace} has no Services.`
-        : `Services in ${ref.namespace}: ${listing(existing.slice(0, 10))}.`
+        : `Services in ${ref.namespace}: ${listing(namesIn(existing.slice(0, 10)))}.`
     )
     return {
       title: `${ref.where}: Service ${ref.namespace}/${ref.name} does not exist`,

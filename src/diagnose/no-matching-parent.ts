@@ -9,7 +9,8 @@ import { capitalize, listing, unique } from '../wording/phrasing.ts'
 
 import { blindSpots, describeListener, describeServicePort } from '../wording/objects.ts'
 
-import { findService, listenerStatusesOf, namesIn, servicePortsOf } from '../rules/world.ts'
+import { findService, listenerStatusesOf, servicePortsOf } from '../rules/world.ts'
+import { nameIndexIn } from '../model/object-index.ts'
 import type { ParentRef, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 
@@ -80,7 +81,7 @@ function serviceParentPorts(ref: ParentRef, world: World): Diagnosis {
   if (!service) {
     const blind = blindSpots(world, 'services', ref.namespace)
     if (blind.length > 0) return { evidence: blind }
-    const nearest = nearestNames(ref.name, namesIn(world.services, ref.namespace))
+    const nearest = nameIndexIn(world.services, ref.namespace).nearest(ref.name)
     return {
       title: `Service ${name} named by the parentRef does not exist`,
       remediation:

@@ -3,6 +3,7 @@
 import { controllerLabel } from '../wording/controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { nearestNames, oneOf } from '../model/nearest.ts'
+import { nameIndexIn, objectsIn, objectsNamed } from '../model/object-index.ts'
 import { capitalize, describeCondition, listing } from '../wording/phrasing.ts'
 import { blindSpots } from '../wording/objects.ts'
 import {
@@ -61,16 +62,16 @@ export function lookUpListenerSet(ref: ParentRef, world: World): GatewayLookup {
 }
 
 function missingObject(kind: string, ref: ParentRef, objects: KubeObject[]): Diagnosis {
-  const inNamespace = namesIn(objects, ref.namespace)
-  const elsewhere = objects
-    .filter((o) => o.metadata.name === ref.name && o.metadata.namespace !== ref.namespace)
+  const inNamespace = objectsIn(objects, ref.namespace)
+  const elsewhere = objectsNamed(objects, ref.name)
+    .filter((o) => o.metadata.namespace !== ref.namespace)
     .map((o) => o.metadata.namespace ?? '')
-  const nearest = nearestNames(ref.name, inNamespace)
+  const nearest = nameIndexIn(objects, ref.namespace).nearest(ref.name)
   const evidence = [`${kind} ${gatewayName(ref)} does not exist.`]
   evidence.push(
     inNamespace.length === 0
       ? `There is no ${kind} in namespace ${ref.namespace}.`
-      : `${kind}s in namespace ${ref.namespace}: ${listing(inNamespace.slice(0, 10))}.`
+      : `${kind}s in namespace ${ref.namespace}: ${listing(namesIn(inNamespace.slice(0, 10)))}.`
   )
   for (const namespace of elsewhere)
     evidence.push(`A ${kind} named ${ref.name} exists in namespace ${namespace}.`)

@@ -1,6 +1,7 @@
 // Lookups by name and namespace in the World's object lists, in constant time once a list is
 // indexed: a 50,000-Route cluster looks up a Service for every backendRef, and a scan per lookup
 // made the snapshot quadratic. Small lists are scanned, where an index would cost more than it saves.
+import { NameIndex } from './nearest.ts'
 import type { KubeObject } from './types.ts'
 import { isRecord, stringField } from './unknown.ts'
 
@@ -10,12 +11,14 @@ const SCAN_BELOW = 32
 interface ObjectIndex {
   /** the list's length when indexed: a list that grew since is indexed again */
   size: number
-  /** the first object of each name, whatever its namespace */
-  byName: Map<string, KubeObject>
+  /** the objects of each name, whatever their namespace, in list order */
+  byName: Map<string, KubeObject[]>
   /** the first object of each namespace and name */
   byKey: Map<string, KubeObject>
   /** the well-formed objects of each namespace, in list order */
   byNamespace: Map<string, KubeObject[]>
+  /** the names of each namespace (ALL for every one), indexed for suggestions when first asked */
+  names: Map<string, NameIndex>
 }
 
 const indexes = new WeakMap<readonly KubeObject[], ObjectIndex>()
@@ -28,6 +31,9 @@ function namespaceOf(object: KubeObject): string | undefined {
   return isRecord(object) ? stringField(object.metadata, 'namespace') : undefined
 }
 
+/** the key of a whole list's names: no namespace name holds a NUL */
+const ALL = '\u0000'
+
 const keyOf = (namespace: string, name: string): string => `${namespace}\u0000${name}`
 
 function build(objects: readonly KubeObject[]): ObjectIndex {
@@ -35,12 +41,15 @@ function build(objects: readonly KubeObject[]): ObjectIndex {
     size: objects.length,
     byName: new Map(),
     byKey: new Map(),
-    byNamespace: new Map()
+    byNamespace: new Map(),
+    names: new Map()
   }
   for (const object of objects) {
     const name = nameOf(object)
     if (name === undefined) continue
-    if (!index.byName.has(name)) index.byName.set(name, object)
+    const named = index.byName.get(name)
+    if (named) named.push(object)
+    else index.byName.set(name, [object])
     const namespace = namespaceOf(object)
     if (namespace === undefined) continue
     const key = keyOf(namespace, name)
@@ -72,7 +81,9 @@ export function findByName(
     )
   }
   const index = indexOf(objects)
-  return namespace === undefined ? index.byName.get(name) : index.byKey.get(keyOf(namespace, name))
+  return namespace === undefined
+    ? index.byName.get(name)?.[0]
+    : index.byKey.get(keyOf(namespace, name))
 }
 
 /** The objects of one namespace, in list order (every object when `namespace` is undefined). */
@@ -83,4 +94,30 @@ export function objectsIn(
   if (namespace === undefined) return objects
   if (objects.length < SCAN_BELOW) return objects.filter((o) => o.metadata.namespace === namespace)
   return indexOf(objects).byNamespace.get(namespace) ?? []
+}
+
+/** Every object of that name, in any namespace, in list order. */
+export function objectsNamed(objects: readonly KubeObject[], name: string): readonly KubeObject[] {
+  if (objects.length < SCAN_BELOW) return objects.filter((o) => nameOf(o) === name)
+  return indexOf(objects).byName.get(name) ?? []
+}
+
+/** The names of one namespace's objects (all, when `namespace` is undefined), for suggestions. */
+export function nameIndexIn(
+  objects: readonly KubeObject[],
+  namespace: string | undefined
+): NameIndex {
+  const names = (list: readonly KubeObject[]): string[] =>
+    list.flatMap((o) => {
+      const name = nameOf(o)
+      return name === undefined ? [] : [name]
+    })
+  if (objects.length < SCAN_BELOW) return new NameIndex(names(objectsIn(objects, namespace)))
+  const cache = indexOf(objects).names
+  const key = namespace ?? ALL
+  const known = cache.get(key)
+  if (known) return known
+  const index = new NameIndex(names(objectsIn(objects, namespace)))
+  cache.set(key, index)
+  return index
 }

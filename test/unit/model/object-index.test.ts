@@ -1,6 +1,12 @@
 // Lookups by name in the World's lists: what a scan of the list would find, in constant time.
 import { describe, expect, it } from 'vitest'
-import { findByName, objectsIn } from '../../../src/model/object-index.ts'
+import { nearestNames } from '../../../src/model/nearest.ts'
+import {
+  findByName,
+  nameIndexIn,
+  objectsIn,
+  objectsNamed
+} from '../../../src/model/object-index.ts'
 import type { KubeObject } from '../../../src/model/types.ts'
 
 const service = (namespace: string, name: string, tag = ''): KubeObject => ({
@@ -65,5 +71,32 @@ describe('objectsIn', () => {
     expect(objectsIn(list, 'ns-2')).toEqual(expected)
     expect(objectsIn(list, 'ns-404')).toEqual([])
     expect(objectsIn(list, undefined)).toBe(list)
+  })
+})
+
+describe('objectsNamed', () => {
+  it('finds every object of a name in list order, in every namespace, long list or short', () => {
+    for (const list of [objects(), objects().slice(0, 20)]) {
+      for (const name of ['svc-0', 'svc-3', 'svc-49', 'nope']) {
+        const scanned = list.filter(
+          (o) => typeof o === 'object' && o !== null && o.metadata.name === name
+        )
+        expect(objectsNamed(list, name)).toEqual(scanned)
+      }
+    }
+  })
+})
+
+describe('nameIndexIn', () => {
+  it('suggests from the names of one namespace, as a scan of them would, and again after the list grows', () => {
+    const list = objects()
+    const names = (namespace: string): string[] =>
+      list.filter((o) => o?.metadata?.namespace === namespace).map((o) => o.metadata.name)
+    expect(nameIndexIn(list, 'ns-1').nearest('svc-1')).toEqual(nearestNames('svc-1', names('ns-1')))
+    expect(nameIndexIn(list, 'ns-1')).toBe(nameIndexIn(list, 'ns-1'))
+    expect(nameIndexIn(list, 'ns-1').nearest('brand-new')).toEqual([])
+    list.push(service('ns-1', 'brand-new-svc'))
+    expect(nameIndexIn(list, 'ns-1').nearest('svc-1')).toEqual(nearestNames('svc-1', names('ns-1')))
+    expect(nameIndexIn(list, 'ns-1').nearest('brand-new')).toEqual(['brand-new-svc'])
   })
 })
