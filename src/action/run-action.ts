@@ -110,7 +110,8 @@ async function publish(
   core.setOutput('failed-routes', notReadyRoutes(report).join(','))
   core.setOutput('report', reportForOutput(report, REPORT_OUTPUT_MAX_CHARS))
   core.setOutput('report-file', reportFile)
-  if (settings.summary) await writeSummary(renderSummary(report, { links: sourceLinksFrom(env) }))
+  if (settings.summary)
+    await writeSummary(renderSummary(report, { links: sourceLinksFrom(env), reportFile }))
   if (settings.annotations) {
     for (const a of buildAnnotations(report)) {
       const props = { title: a.title, file: a.file, startLine: a.startLine }

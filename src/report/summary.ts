@@ -372,6 +372,8 @@ export interface SummaryOptions {
   maxBytes?: number
   /** where the manifests live on GitHub: a Route's file:line becomes a link to it */
   links?: SourceLinks
+  /** the JSON report's path, named where the summary leaves Routes out */
+  reportFile?: string
 }
 
 export function renderSummary(report: AnyReport, options: SummaryOptions = {}): string {
@@ -388,7 +390,10 @@ export function renderSummary(report: AnyReport, options: SummaryOptions = {}): 
   const fixed = [headline(report), transitionsSection(report), notesSection(report), footer(report)]
   const omittedLine = (count: number): string =>
     `**… ${count} more Route${count === 1 ? '' : 's'} not shown**: the summary is capped at ` +
-    `${maxBytes} bytes; the JSON report lists every Route.`
+    `${maxBytes} bytes; the JSON report lists every Route` +
+    (options.reportFile === undefined
+      ? '.'
+      : ` (the report-file output: ${md(options.reportFile)}).`)
   // Blocks are joined by blank lines; the reserve covers those joints and the lines added below.
   const reserve =
     bytes(TABLE_HEAD) +

@@ -184,6 +184,17 @@ describe('renderSummary size cap', () => {
     expectInertMarkdown(out)
   })
 
+  it('names the report file that lists every Route it leaves out, escaped and within the cap', () => {
+    const file = '/runner/_temp/route-gate-report-*[x](y).json'
+    const out = renderSummary(bigReport(), { maxBytes: 20_000, reportFile: file })
+    expect(bytes(out)).toBeLessThanOrEqual(20_000)
+    const line = out.split('\n').find((l) => l.includes('more Routes not shown'))
+    expect(line).toContain('the JSON report lists every Route (the report-file output: ')
+    expect(line).not.toContain(file)
+    expect(line).toContain('route-gate-report-')
+    expectInertMarkdown(out)
+  })
+
   it('honours a smaller maxBytes, counting UTF-8 bytes', () => {
     const report = bigReport()
     report.routes = report.routes.map((route) => ({ ...route, name: `${route.name}-ünïcødé-😀` }))
