@@ -22,6 +22,8 @@ import { warmKubectl, type BenchContext, type Tool } from './context.ts'
 import { Fixture } from './fixture.ts'
 import { benchOffline, measurePredictScale } from './offline.ts'
 import { measureLatency } from './latency.ts'
+import { measureTenantScale } from './tenant-scale.ts'
+import { measureGateEvents } from './gate-events.ts'
 import { requireGnuTime } from './process.ts'
 import { CountingProxy } from './proxy.ts'
 import {
@@ -197,6 +199,9 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     }
     // offline, but in the same run as the rest, so that every figure shares the machine's state
     const predict = await measurePredictScale(work, log, Math.max(...p.sizes))
+    // the 50,000-Route figures (issue 36): the full run only, as they take minutes
+    const tenants = p.mode === 'full' ? await measureTenantScale(work, REPO_ROOT, log) : []
+    const events = p.mode === 'full' ? [await measureGateEvents(REPO_ROOT, work, log)] : []
     const partial = {
       mode: p.mode,
       startedAt,
@@ -210,7 +215,10 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
       scale,
       snapshot: snapshot!
     }
-    const results: Results = { ...partial, budgets: [...checkBudgets(partial), predict] }
+    const results: Results = {
+      ...partial,
+      budgets: [...checkBudgets(partial), predict, ...tenants, ...events]
+    }
     await writeFile(p.out, JSON.stringify(results, null, 2) + '\n')
     return results
   })

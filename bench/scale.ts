@@ -4,6 +4,7 @@
 // verdict and report), API requests (the proxy's exact count and the API server's counter delta), and
 // peak RSS and CPU time. The peer is what a CI script does without route-gate: one `kubectl wait`
 // per Route, all started together.
+import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   expectExit,
@@ -34,6 +35,8 @@ export interface ScaleResult {
   /** kubectl: the largest single process */
   maxProcessRssMb: number
   cpuMs: number
+  /** the 1-minute load average when the measurement began and ended */
+  load: { before: number; after: number }
 }
 
 // The API server counts a watch when it ends; give the ends of the closed watches time to land.
@@ -63,6 +66,7 @@ export async function measureScale(
   routes: RouteRef[]
 ): Promise<ScaleResult> {
   const namespaces = new Set(routes.map((r) => r.namespace)).size
+  const loadBefore = os.loadavg()[0]!
   ctx.proxy.reset()
   const before = await readCounters(ctx.api)
   const launched =
@@ -78,6 +82,7 @@ export async function measureScale(
     launched.map((m) => expectExit(m.finished, 0, tool))
   )
   const requests = ctx.proxy.seen.length
+  const load = { before: loadBefore, after: os.loadavg()[0]! }
   await sleep(COUNTER_SETTLE_MS)
   const series = requestsBetween(before, await readCounters(ctx.api))
   if (tool === 'route-gate') assertReady(results[0]!, routes.length)
@@ -92,7 +97,8 @@ export async function measureScale(
     apiserverSeries: series,
     peakRssMb: results.reduce((sum, r) => sum + r.peakRssMb, 0),
     maxProcessRssMb: Math.max(...results.map((r) => r.peakRssMb)),
-    cpuMs: results.reduce((sum, r) => sum + r.cpuMs, 0)
+    cpuMs: results.reduce((sum, r) => sum + r.cpuMs, 0),
+    load
   }
 }
 
