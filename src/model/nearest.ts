@@ -159,14 +159,24 @@ export class NameIndex {
     const containers = this.containing(wanted)
     for (const entry of containers)
       offer(entry, editDistance(wanted, entry.lower, Number.POSITIVE_INFINITY))
+    // the names by how few edits they may need, fewest first, so the budget shrinks early and most
+    // names are ruled out by that floor alone
+    const byFloor: Entry[][] = Array.from({ length: budget + 1 }, () => [])
     const wantedSignature = signatureOf(wanted)
-    for (let step = 0; step <= 2 * budget; step++) {
-      // the nearest lengths first, so the budget shrinks early
-      const length = wanted.length + (step % 2 === 0 ? step / 2 : -(step + 1) / 2)
+    for (let length = wanted.length - budget; length <= wanted.length + budget; length++) {
       for (const entry of this.byLength.get(length) ?? []) {
+        if (containers.has(entry)) continue
+        const floor = Math.max(
+          Math.abs(length - wanted.length),
+          distanceFloor(wantedSignature, entry.signature)
+        )
+        if (floor <= budget) byFloor[floor]!.push(entry)
+      }
+    }
+    for (const [floor, entries] of byFloor.entries()) {
+      for (const entry of entries) {
         const cap = ranking.cap(budget)
-        if (containers.has(entry) || Math.abs(length - wanted.length) > cap) continue
-        if (distanceFloor(wantedSignature, entry.signature) > cap) continue
+        if (floor > cap) break
         const distance = editDistance(wanted, entry.lower, cap)
         if (distance <= cap) offer(entry, distance)
       }
