@@ -13,7 +13,6 @@ import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,
   Finding,
-  ParentRef,
   ParentResult,
   ParentVerdict,
   PredictReport,
@@ -70,8 +69,6 @@ interface Run {
   missingKinds: Set<NeededKind>
   notes: Set<string>
   explain: ExplainRoute
-  /** the Routes on each parent, for conflicts: built when first needed */
-  byParent?: Map<string, RouteObject[]>
 }
 
 /**
@@ -112,7 +109,7 @@ function contested(route: RouteObject, prediction: ParentPrediction, run: Run): 
   )
   if (!controller || conflictReason === undefined) return prediction
   const ref = prediction.parentRef
-  const holders = conflictHolders(route, ref, routesOn(ref, run))
+  const holders = conflictHolders(route, ref, run.objects.routes, 1)
   if (holders.length === 0) return prediction
   const where = `${ref.kind} ${ref.namespace}/${ref.name}`
   return {
@@ -122,24 +119,6 @@ function contested(route: RouteObject, prediction: ParentPrediction, run: Run): 
       why: `${controller.name} writes ${conflictReason} for one of two Routes that share a hostname and match on a parent, and keeps the older: ${holderSentence(holders[0]!, where)} Which Route it keeps is not predicted.`
     }
   }
-}
-
-const parentKey = (ref: ParentRef): string =>
-  `${ref.group}/${ref.kind}/${ref.namespace}/${ref.name}`
-
-/** The Routes attached to a parent (any section or port), indexed once per run on first use. */
-function routesOn(ref: ParentRef, run: Run): RouteObject[] {
-  if (run.byParent === undefined) {
-    run.byParent = new Map()
-    for (const route of run.objects.routes) {
-      for (const key of new Set(routeParentRefs(route).map(parentKey))) {
-        const list = run.byParent.get(key) ?? []
-        list.push(route)
-        run.byParent.set(key, list)
-      }
-    }
-  }
-  return run.byParent.get(parentKey(ref)) ?? []
 }
 
 function whyOf(prediction: ParentPrediction): string[] {

@@ -1,16 +1,16 @@
 // Route-to-route conflicts (Contour's RuleMatchConflict and RuleMatchPartiallyConflict, NGINX Gateway
 // Fabric's HostnameConflict on L4 Routes): the other Routes on the same parent that already hold an
-// intersecting hostname and the same match, the one the controller keeps first.
+// intersecting hostname and the same match, the one the controller keeps first, found through an
+// index (conflict-index.ts).
 import { hostnamesIntersect } from './hostnames.ts'
 import {
   routeHostnames,
-  routeParentRefs,
   routeRules,
   type RequestMatch,
   type ValueMatch
 } from '../model/route-spec.ts'
 import { readEntries } from '../model/entries.ts'
-import { olderRouteFirst } from '../model/route-id.ts'
+import { ConflictIndex, type Holdings } from './conflict-index.ts'
 import type { ParentRef, RouteObject } from '../model/types.ts'
 
 export const CONFLICT_REASONS = new Set([
@@ -63,29 +63,40 @@ export interface ConflictHolder {
   same: string[]
 }
 
-/** The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first. */
+const l4 = (route: RouteObject): boolean => route.kind !== 'HTTPRoute' && route.kind !== 'GRPCRoute'
+
+function holdingsOf(route: RouteObject): Holdings {
+  return { matches: l4(route) ? [''] : [...matchesOf(route)], hostnames: routeHostnames(route) }
+}
+
+const indexes = new WeakMap<readonly RouteObject[], { size: number; index: ConflictIndex }>()
+
+/** The list's index, built on first use and again when the list has grown. */
+function indexOf(routes: readonly RouteObject[]): ConflictIndex {
+  const known = indexes.get(routes)
+  if (known?.size === routes.length) return known.index
+  const index = new ConflictIndex(routes, holdingsOf, rejectedThere)
+  indexes.set(routes, { size: routes.length, index })
+  return index
+}
+
+/**
+ * The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first:
+ * the oldest `limit` of them.
+ */
 export function conflictHolders(
   route: RouteObject,
   ref: ParentRef,
-  routes: RouteObject[]
+  routes: readonly RouteObject[],
+  limit = 5
 ): ConflictHolder[] {
-  const hostnames = routeHostnames(route)
-  const matches = matchesOf(route)
-  const l4 = route.kind !== 'HTTPRoute' && route.kind !== 'GRPCRoute'
-  const holders: ConflictHolder[] = []
-  for (const other of routes) {
-    const { namespace, name } = other.metadata
-    if (other.kind !== route.kind) continue
-    if (namespace === route.metadata.namespace && name === route.metadata.name) continue
-    if (!routeParentRefs(other).some((r) => sameParent(r, ref)) || rejectedThere(other, ref))
-      continue
-    const hosts = sharedHostnames(hostnames, routeHostnames(other))
-    if (hosts.length === 0) continue
-    const theirs = matchesOf(other)
-    const same = l4 ? [] : [...matches].filter((m) => theirs.has(m))
-    if (!l4 && same.length === 0) continue
-    holders.push({ other, hosts, same })
-  }
-  // the Route the controller keeps first
-  return holders.sort((a, b) => olderRouteFirst(a.other, b.other))
+  const held = holdingsOf(route)
+  const matches = new Set(held.matches)
+  return indexOf(routes)
+    .oldestSharing(route, ref, held, limit)
+    .map((other) => {
+      const hosts = sharedHostnames(held.hostnames, routeHostnames(other))
+      const theirs = matchesOf(other)
+      return { other, hosts, same: l4(route) ? [] : [...matches].filter((m) => theirs.has(m)) }
+    })
 }
