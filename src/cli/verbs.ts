@@ -53,7 +53,8 @@ const PREDICT_FLAGS = new Set([
   'kubeconfig',
   'context',
   'format',
-  'report-file'
+  'report-file',
+  'timeout'
 ])
 
 export const VERBS: Verb[] = [

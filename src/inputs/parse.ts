@@ -24,6 +24,9 @@ import { INPUTS } from './table.ts'
 import { checkCombinations } from './validate.ts'
 
 const MODES = ['gate', 'check', 'apply', 'monitor', 'predict'] as const
+/** `timeout` when none is given: a wait on controllers, and a prediction's work on the runner */
+const GATE_TIMEOUT = '5m'
+const PREDICT_TIMEOUT = '2m'
 
 /** `command` is given by the CLI's subcommand; the Action leaves it to the `mode` input. */
 export function parseSettings(
@@ -43,7 +46,7 @@ export function parseSettings(
   const settings: Settings = {
     command: command ?? (mode === 'monitor' || mode === 'predict' ? mode : 'gate'),
     ...scopeOf(input, namespace),
-    ...readinessOf(input, conditions),
+    ...readinessOf(input, conditions, command === 'predict' || mode === 'predict'),
     ...clusterAccessOf(input, entry, mode),
     ...outputOf(input, mode),
     ...monitorOf(input),
@@ -101,10 +104,13 @@ function scopeOf(
 /** When a Route counts as ready, and how long the gate waits for it. */
 function readinessOf(
   input: Inputs,
-  conditions: string[]
+  conditions: string[],
+  predicting: boolean
 ): Pick<Settings, 'timeoutMs' | 'heartbeatMs' | 'conditions' | 'failFast' | 'strict'> {
+  // a prediction is work on the runner alone, bounded sooner than a wait on controllers
+  const timeout = input.optional('timeout') ?? (predicting ? PREDICT_TIMEOUT : GATE_TIMEOUT)
   return {
-    timeoutMs: parseDuration(input.value('timeout')),
+    timeoutMs: parseDuration(timeout),
     heartbeatMs: parseDuration(input.value('heartbeat'), 'heartbeat'),
     conditions,
     failFast: input.flag('fail-fast'),

@@ -64,8 +64,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'timeout',
     description:
-      'How long to wait for every parent to be ready, e.g. `90s`, `5m`, `1h30m`. At the deadline pending parents fail.',
-    default: '5m',
+      'How long to wait for every parent to be ready, e.g. `90s`, `5m`, `1h30m`; default `5m`. At the deadline pending parents fail. Predict: the most its work may take, default `2m`; past it, exit 3.',
     arg: 'DURATION'
   },
   {

@@ -4,7 +4,8 @@
 import type { ClusterClient } from '../cluster/types.ts'
 import type { ManifestDocument } from '../read/manifests.ts'
 import { readDumpHeader } from '../read/dump-header.ts'
-import { InputError } from '../runtime/errors.ts'
+import { DeadlineError, InputError } from '../runtime/errors.ts'
+import { formatDuration } from '../model/plain-text.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { expandManifestPaths, loadManifests, readManifestFile } from '../read/manifests.ts'
 import { predict, type PredictInput } from '../predict/index.ts'
@@ -21,6 +22,7 @@ export interface PredictDeps {
 type Source = Pick<PredictInput, 'cluster' | 'source'>
 
 export async function runPredict(settings: Settings, deps: PredictDeps): Promise<PredictReport> {
+  const deadline = deps.now() + settings.timeoutMs
   // the pull request's own files first: a mistake in them is exit 2 before any cluster is asked
   const manifests = await loadManifests(
     await expandManifestPaths(settings.manifests, deps.cwd),
@@ -36,7 +38,13 @@ export async function runPredict(settings: Settings, deps: PredictDeps): Promise
     now: new Date(deps.now()),
     settings,
     toolVersion: TOOL_VERSION,
-    explain: explainRoute
+    explain: explainRoute,
+    checkpoint: ({ stage, done, of }) => {
+      if (deps.now() <= deadline) return
+      throw new DeadlineError(
+        `predict did not finish within its timeout of ${settings.timeoutMs < 1000 ? `${settings.timeoutMs}ms` : formatDuration(settings.timeoutMs)} (${stage === 'calibrating' ? `calibrating against the cluster's Routes: ${done} of ${of}` : `${done} of ${of} Routes predicted`}): raise timeout, or predict fewer manifests at once`
+      )
+    }
   })
 }
 

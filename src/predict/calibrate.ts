@@ -60,9 +60,14 @@ function writtenVerdict(
       }
 }
 
-export function calibrate(objects: Objects, required: string[]): Calibration[] {
+export function calibrate(
+  objects: Objects,
+  required: string[],
+  checkpoint: (done: number, of: number) => void = () => {}
+): Calibration[] {
   const byController = new Map<string, Calibration>()
-  for (const route of objects.routes) {
+  for (const [done, route] of objects.routes.entries()) {
+    checkpoint(done, objects.routes.length)
     if ((arrayField(route.status, 'parents') ?? []).length === 0) continue
     const agreement = new Map<string, boolean>()
     for (const ref of routeParentRefs(route)) {

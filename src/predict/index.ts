@@ -55,6 +55,15 @@ export interface PredictInput {
   settings: Pick<Settings, 'strict' | 'conditions' | 'namespace'>
   toolVersion: string
   explain: ExplainRoute
+  /** called before each Route's work: the caller's deadline throws from it */
+  checkpoint?: (step: Checkpoint) => void
+}
+
+/** How far a prediction got: the Routes of the cluster calibrated, then those of the manifests. */
+export interface Checkpoint {
+  stage: 'calibrating' | 'predicting'
+  done: number
+  of: number
 }
 
 const TRAEFIK = 'traefik.io/gateway-controller'
@@ -249,7 +258,9 @@ export function predict(input: PredictInput): PredictReport {
   const layered = overlay(cluster, input.manifests, input.settings.namespace)
   const clusterOnly = index(layered.cluster, input.source.complete)
   const required = input.settings.conditions
-  const calibration = calibrate(clusterOnly, required)
+  const calibration = calibrate(clusterOnly, required, (done, of) =>
+    input.checkpoint?.({ stage: 'calibrating', done, of })
+  )
   const run: Run = {
     objects: index(layered.objects, input.source.complete),
     required,
@@ -261,7 +272,10 @@ export function predict(input: PredictInput): PredictReport {
     explain: input.explain
   }
   const routes = layered.routes
-    .map(({ route, file, line }) => predictRoute(route, { file, line }, run))
+    .map(({ route, file, line }, done) => {
+      input.checkpoint?.({ stage: 'predicting', done, of: layered.routes.length })
+      return predictRoute(route, { file, line }, run)
+    })
     .sort(
       (a, b) =>
         ATTENTION[a.verdict] - ATTENTION[b.verdict] ||

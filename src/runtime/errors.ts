@@ -13,8 +13,17 @@ export class ClusterError extends Error {
   override name = 'ClusterError'
 }
 
+/**
+ * Work that did not finish within the run's timeout (a prediction of more than the machine can do in
+ * time). Exit code 3, as for a cluster that does not answer: no verdict was reached.
+ */
+export class DeadlineError extends Error {
+  readonly exitCode = 3
+  override name = 'DeadlineError'
+}
+
 export function exitCodeOf(error: unknown): 2 | 3 | 1 {
   if (error instanceof InputError) return 2
-  if (error instanceof ClusterError) return 3
+  if (error instanceof ClusterError || error instanceof DeadlineError) return 3
   return 1
 }

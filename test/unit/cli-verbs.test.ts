@@ -61,8 +61,17 @@ const EXPECTED: Record<VerbName, { has: string[]; lacks: string[] }> = {
     ].concat(['output-file', 'cluster-name'])
   },
   predict: {
-    has: ['manifests', 'from-file', 'namespace', 'strict', 'kubeconfig', 'format', 'report-file'],
-    lacks: ['routes', 'selector', 'timeout', 'dry-run', 'verify-traffic', 'previous', 'output-file']
+    has: [
+      'manifests',
+      'from-file',
+      'namespace',
+      'strict',
+      'kubeconfig',
+      'format',
+      'report-file',
+      'timeout'
+    ],
+    lacks: ['routes', 'selector', 'dry-run', 'verify-traffic', 'previous', 'output-file']
   },
   dump: {
     has: ['output-file', 'kubeconfig', 'context'],

@@ -233,3 +233,35 @@ describe('route-gate predict --from-file', () => {
     expect(stdout).toContain('Predicted before anything is applied')
   })
 })
+
+describe('route-gate predict --timeout', () => {
+  it('stops at its deadline with exit 3 and one line that says how far it got, no report', async () => {
+    const routes = Array.from({ length: 3000 }, (_, i) =>
+      httpRoute('app', `web-${i}`, { parentRefs: [EDGE], backendRefs: [{ name: 'web', port: 80 }] })
+    )
+    await write('many.yaml', routes)
+    const { code, stdout, stderr } = await runCli(
+      ['predict', '--manifests', 'many.yaml', '--from-file', 'dump.yaml', '--timeout', '1ms'],
+      { cwd: dir }
+    )
+    expect(code).toBe(3)
+    expect(stdout).toBe('')
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(
+      /predict did not finish within its timeout of 1ms \((calibrating|\d+ of 3000 Routes predicted)/
+    )
+    expect(lines[0]).toMatch(/raise timeout, or predict fewer manifests at once$/)
+  })
+
+  it('takes 2m when no timeout is given, and the timeout given otherwise', async () => {
+    const { parseSettings } = await import('../../src/inputs/parse.ts')
+    const read = (values: Record<string, string>) => (name: string) => values[name]
+    expect(parseSettings(read({ manifests: 'a.yaml' }), 'predict').timeoutMs).toBe(120_000)
+    expect(parseSettings(read({ mode: 'predict', manifests: 'a.yaml' })).timeoutMs).toBe(120_000)
+    expect(parseSettings(read({ manifests: 'a.yaml', timeout: '10s' }), 'predict').timeoutMs).toBe(
+      10_000
+    )
+    expect(parseSettings(read({ routes: 'httproute/web' }), 'gate').timeoutMs).toBe(300_000)
+  })
+})
