@@ -1,0 +1,2 @@
+import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
+import{a as n}from"./chunk-5I7R3ZRB.js";var r=class extends Error{static{n(this,"InputError")}exitCode=2;name="InputError"},o=class extends Error{static{n(this,"ClusterError")}exitCode=3;name="ClusterError"},t=class extends Error{static{n(this,"DeadlineError")}exitCode=3;name="DeadlineError"};function d(e){return e instanceof r?2:e instanceof o||e instanceof t?3:1}n(d,"exitCodeOf");export{r as a,o as b,t as c,d};
