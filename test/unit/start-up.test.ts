@@ -116,7 +116,7 @@ describe('what each command loads', () => {
     face: 'cli' | 'action',
     args: string[] | Record<string, string>,
     env: Record<string, string> = {}
-  ): Promise<{ code: number | null; files: string[]; builtins: string[] }> {
+  ): Promise<{ code: number | null; files: string[]; builtins: string[]; stderr: string }> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-loads-'))
     const hook = path.join(dir, 'hook.mjs')
     await writeFile(
@@ -133,7 +133,9 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
     const files = [...stderr.matchAll(/^LOADED file:\/\/(\S+)$/gm)].map((m) => m[1]!)
     // the Node modules loaded, as process.moduleLoadList names them ("NativeModule http")
     const builtins = [...stderr.matchAll(/^BUILTIN (\S+)$/gm)].map((m) => m[1]!.replace(/_/g, ' '))
-    return { code, files: files.filter((f) => f.startsWith(path.join(REPO, 'dist'))), builtins }
+    const ours = files.filter((f) => f.startsWith(path.join(REPO, 'dist')))
+    const rest = stderr.replace(/^(LOADED|BUILTIN) .*\n/gm, '')
+    return { code, files: ours, builtins, stderr: rest }
   }
   // keepNames keeps class names in the minified code: these are the two heavy clients
   const holding = async (files: string[], name: string): Promise<string[]> => {
@@ -189,9 +191,11 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
       ['predict', '--manifests', 'examples/pull-request/routes.yaml', '--from-file', EXAMPLE],
       ['--help']
     ]) {
-      const { code, files, builtins } = await loadedFiles('cli', args)
+      const { code, files, builtins, stderr } = await loadedFiles('cli', args)
       const what = args.join(' ')
-      expect(code, what).toBe(args[0] === '--help' ? 0 : 1)
+      // exit 1 is also an unexpected error's: the verdict's exit comes with nothing on stderr
+      expect(code, `${what}: ${stderr}`).toBe(args[0] === '--help' ? 0 : 1)
+      expect(stderr, what).toBe('')
       expect(builtins.length, what).toBeGreaterThan(0)
       const found: string[] = []
       for (const [name, marker] of Object.entries(OFFLINE_NEVER.files)) {
