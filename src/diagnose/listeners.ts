@@ -15,6 +15,7 @@ import { gatewayName } from './parents.ts'
 import { capitalize, listing, unique } from '../wording/phrasing.ts'
 import { blindSpots, describeListener } from '../wording/objects.ts'
 import { findNamespace } from '../rules/world.ts'
+import { NAMESPACE_NAME_LABEL, namespacesNamedBy } from '../rules/selectors.ts'
 import { yamlScalar } from './yaml.ts'
 import type { RouteObject, World } from '../model/types.ts'
 
@@ -37,7 +38,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
   const admissions = found.selected.map((l) => admission(l, found.gateway, route, world))
   const refusals = refusalsOf(found.selected, found.gateway, context)
   const refused = new Set(refusals.map((r) => r.listener.name))
-  const namespace = namespaceRemedies(admissions, found.label, route, world)
+  const namespace = namespaceRemedies(admissions, found, route, world)
   // the controller's own fixes come first: a listener it refused admits nothing until they are made
   const remedies = [
     ...refusalFixes(refusals, context),
@@ -79,11 +80,13 @@ function notAllowedEvidence(
 
 /**
  * For listeners that take the Route's kind but not its namespace: label the namespace to match their
- * selector, or change the listener to admit the namespace (with the YAML for that change).
+ * selector, or change the listener to admit the namespace too. The listener's YAML is offered only
+ * where it keeps every namespace the listener admits today (from: Same, or a selector by name): any
+ * other selector cannot gain one namespace without a rewrite, and a rewrite detaches Routes.
  */
 function namespaceRemedies(
   admissions: Admission[],
-  gateway: string,
+  found: ParentListeners,
   route: RouteObject,
   world: World
 ): { remedies: string[]; fix?: string } {
@@ -101,14 +104,28 @@ function namespaceRemedies(
   const same = admissions.find(
     (a) => a.namespace === 'refused' && a.kind === 'ok' && a.listener.from === 'Same'
   )
-  if (!same && relabel.length === 0) return { remedies }
-  const listener = (same ?? relabel[0])?.listener.name ?? ''
-  remedies.push(
-    `change listener ${listener} of ${gateway} to admit namespace ${routeNamespace} (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All)`
-  )
-  return { remedies, fix: admitNamespaceFix(gateway, listener, routeNamespace) }
+  const listener = (same ?? relabel[0])?.listener
+  if (!listener) return { remedies }
+  const today =
+    listener.from === 'Same'
+      ? [found.gateway.metadata.namespace ?? '']
+      : namespacesNamedBy(listener.selector)
+  const which = `listener ${listener.name} of ${found.label}`
+  if (today !== undefined) {
+    remedies.push(
+      `change ${which} to admit namespace ${routeNamespace} beside the ${plural(today, 'namespace', 'namespaces')} ${listing(today)} it admits today (the YAML below admits both by name)`
+    )
+    return {
+      remedies,
+      fix: admitNamespacesFix(found.label, listener.name, [...today, routeNamespace])
+    }
+  }
+  if (labelling === undefined)
+    remedies.push(
+      `change the selector of ${which} so that it also matches namespace ${routeNamespace}; a new selector replaces the old one, so first list the namespaces the old one admits, or their Routes lose the listener`
+    )
+  return { remedies }
 }
-
 /** The kubectl label command that makes the namespace match, when labels can make it match. */
 function labelNamespaceRemedy(
   labelChanges: string[],
@@ -117,10 +134,7 @@ function labelNamespaceRemedy(
 ): string | undefined {
   // Kubernetes sets kubernetes.io/metadata.name to the namespace's name and keeps it so: no label
   // command can change it, only the listener's selector can
-  if (
-    labelChanges.length === 0 ||
-    labelChanges.some((c) => c.startsWith('kubernetes.io/metadata.name'))
-  )
+  if (labelChanges.length === 0 || labelChanges.some((c) => c.startsWith(NAMESPACE_NAME_LABEL)))
     return undefined
   // kubectl label refuses to change a label the namespace already has unless told to overwrite
   const overwrite = labelChanges.some(
@@ -131,16 +145,18 @@ function labelNamespaceRemedy(
   return `label the namespace: kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
 }
 
-/** A selector on kubernetes.io/metadata.name admits exactly the Route's namespace, where All admits every one. */
-function admitNamespaceFix(gateway: string, listener: string, routeNamespace: string): string {
+/** A selector on kubernetes.io/metadata.name, which Kubernetes keeps equal to each namespace's name. */
+function admitNamespacesFix(gateway: string, listener: string, namespaces: string[]): string {
   return [
     `# ${gateway}, spec.listeners[name=${listener}]`,
     'allowedRoutes:',
     '  namespaces:',
     '    from: Selector',
     '    selector:',
-    '      matchLabels:',
-    `        kubernetes.io/metadata.name: ${yamlScalar(routeNamespace)}`,
+    '      matchExpressions:',
+    `        - key: ${NAMESPACE_NAME_LABEL}`,
+    '          operator: In',
+    `          values: [${unique(namespaces).map(yamlScalar).join(', ')}]`,
     ''
   ].join('\n')
 }

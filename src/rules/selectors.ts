@@ -51,3 +51,28 @@ export function checkSelector(selector: unknown, labels: Record<string, string>)
   }
   return { matches: unmet.length === 0, unmet, labelChanges }
 }
+
+/** Kubernetes sets this label to the namespace's name on every Namespace and keeps it so. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name'
+
+/**
+ * The namespaces a selector admits when it admits them by name and by nothing else (matchLabels or
+ * one In expression on kubernetes.io/metadata.name); undefined for any other selector, whose
+ * admissions depend on labels a changed selector could not keep.
+ */
+export function namespacesNamedBy(selector: unknown): string[] | undefined {
+  if (!isRecord(selector)) return undefined
+  const labels = isRecord(selector.matchLabels) ? Object.entries(selector.matchLabels) : []
+  const expressions = arrayField(selector, 'matchExpressions') ?? []
+  const extra = Object.keys(selector).filter((k) => k !== 'matchLabels' && k !== 'matchExpressions')
+  if (extra.length > 0 || labels.length + expressions.length !== 1) return undefined
+  const [label] = labels
+  if (label) return label[0] === NAMESPACE_NAME_LABEL ? [String(label[1])] : undefined
+  const [expression] = expressions
+  if (
+    stringField(expression, 'key') !== NAMESPACE_NAME_LABEL ||
+    stringField(expression, 'operator') !== 'In'
+  )
+    return undefined
+  return (arrayField(expression, 'values') ?? []).map(String)
+}

@@ -64,14 +64,17 @@ const notAllowed = (r: RouteObject, parentRef: ParentRef, world?: World) =>
 const refute = (r: RouteObject, parentRef: ParentRef, world?: World) =>
   refuteNotAllowedByListeners(context(r, parentRef, 'NotAllowedByListeners', world))
 
-const SELECTOR_FIX = [
-  '# Gateway infra/web, spec.listeners[name=https]',
+// from: Same admitted infra: the change admits infra and shop by name, so no Route of infra loses it
+const SAME_FIX = [
+  '# Gateway infra/web, spec.listeners[name=http]',
   'allowedRoutes:',
   '  namespaces:',
   '    from: Selector',
   '    selector:',
-  '      matchLabels:',
-  '        kubernetes.io/metadata.name: shop',
+  '      matchExpressions:',
+  '        - key: kubernetes.io/metadata.name',
+  '          operator: In',
+  '          values: [infra, shop]',
   ''
 ].join('\n')
 
@@ -84,8 +87,8 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
         'Listener http (port 80, HTTP) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.'
       ],
       remediation:
-        'Change listener http of Gateway infra/web to admit namespace shop (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All).',
-      fix: SELECTOR_FIX.replace('name=https', 'name=http')
+        'Change listener http of Gateway infra/web to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name).',
+      fix: SAME_FIX
     })
   })
 
@@ -124,9 +127,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
       evidence: [
         'Listener https (port 443, HTTPS, hostname *.example.com) admits namespaces matching team=web; namespace shop does not match: label team=web is missing.'
       ],
-      remediation:
-        'Label the namespace: kubectl label namespace shop team=web; or change listener https of Gateway infra/web to admit namespace shop (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All).',
-      fix: SELECTOR_FIX
+      remediation: 'Label the namespace: kubectl label namespace shop team=web.'
     })
   })
 
@@ -134,7 +135,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     const world = baseWorld()
     world.namespaces = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }]
     const d = notAllowed(route({}), ref('web', { sectionName: 'https' }), world)
-    expect(d.remediation).toContain('kubectl label namespace shop team=web;')
+    expect(d.remediation).toContain('kubectl label namespace shop team=web.')
   })
 
   it('from: Selector with several unmet requirements: all of them, and --overwrite when one label exists', () => {
@@ -155,7 +156,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     expect(d.evidence).toEqual([
       'Listener https (port 443, HTTPS) admits namespaces matching team=web, env In (prod, staging); namespace shop does not match: label team is "shop", not "web"; label env must be one of (prod, staging); it is not set.'
     ])
-    expect(d.remediation).toContain('kubectl label namespace shop team=web env=prod --overwrite;')
+    expect(d.remediation).toContain('kubectl label namespace shop team=web env=prod --overwrite.')
   })
 
   it('a label to remove (DoesNotExist) never needs --overwrite', () => {
@@ -171,7 +172,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     ])
     world.namespaces = [namespace('infra'), namespace('shop', { legacy: 'true' })]
     const d = notAllowed(route({}), ref('edge'), world)
-    expect(d.remediation).toContain('kubectl label namespace shop legacy-;')
+    expect(d.remediation).toContain('kubectl label namespace shop legacy-.')
   })
 
   it('a selector on kubernetes.io/metadata.name cannot be met by labelling: only the Gateway change', () => {
@@ -182,9 +183,10 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     ])
     const d = notAllowed(route({}), ref('edge'), world)
     expect(d.remediation).toBe(
-      'Change listener https of Gateway infra/edge to admit namespace shop (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All).'
+      'Change the selector of listener https of Gateway infra/edge so that it also matches namespace shop; a new selector replaces the old one, so first list the namespaces the old one admits, or their Routes lose the listener.'
     )
-    expect(d.fix).toContain('kubernetes.io/metadata.name: shop')
+    // this selector also requires team=web: no YAML can add shop without guessing which namespaces it keeps
+    expect(d.fix).toBeUndefined()
   })
 
   it('namespace labels that could not be read: says so, with the blind spot, and no contradiction', () => {
@@ -266,7 +268,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
       'Listener http (port 80, HTTP) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.'
     ])
     expect(d.remediation).toBe(
-      'Label the namespace: kubectl label namespace shop team=web --overwrite; or change listener http of Gateway infra/edge to admit namespace shop (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All); or attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
+      'Label the namespace: kubectl label namespace shop team=web --overwrite; or change listener http of Gateway infra/edge to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name); or attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
     )
     expect(d.fix?.split('\n')[0]).toBe('# Gateway infra/edge, spec.listeners[name=http]')
   })
@@ -417,7 +419,7 @@ describe('NotAllowedByListeners: another listener, no listener, no Gateway', () 
     world.namespaces = [namespace('infra'), namespace('shop', { team: 'web' })]
     const d = notAllowed(route({}), ref('web', { sectionName: 'http' }), world)
     expect(d.remediation).toBe(
-      'Change listener http of Gateway infra/web to admit namespace shop (allowedRoutes.namespaces.from: Selector on kubernetes.io/metadata.name, or All); or attach to listener "https" instead, which admits this HTTPRoute (set sectionName: https in the parentRef).'
+      'Change listener http of Gateway infra/web to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name); or attach to listener "https" instead, which admits this HTTPRoute (set sectionName: https in the parentRef).'
     )
   })
 

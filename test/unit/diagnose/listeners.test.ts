@@ -56,7 +56,7 @@ describe.each(MODES)('NotAllowedByListeners (%s mode)', (mode) => {
       'Listener http (port 80, HTTP) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.'
     )
     expectSays(p?.remediation, 'change listener http of Gateway infra/web to admit namespace shop')
-    expect(p?.fix).toContain('kubernetes.io/metadata.name: shop')
+    expect(p?.fix).toContain('values: [infra, shop]')
     expect(p?.fix).toContain('from: Selector')
   })
 

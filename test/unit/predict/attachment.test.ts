@@ -76,7 +76,7 @@ describe('predict: attachment', () => {
       status: 'False',
       reason: 'NotAllowedByListeners'
     })
-    expect(onlyParent(other).problems[0]?.fix).toContain('kubernetes.io/metadata.name: app')
+    expect(onlyParent(other).problems[0]?.fix).toContain('values: [infra, app]')
     const same = run(cluster, [httpRoute('infra', 'shop', { parentRefs: [{ name: 'edge' }] })])
     expect(onlyParent(same).verdict).toBe('ready')
   })
