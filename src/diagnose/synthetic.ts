@@ -5,7 +5,9 @@ import type { Diagnosis, DiagnosisContext } from './context.ts'
 import { describeCondition, formatDuration, listing, quoted } from '../wording/phrasing.ts'
 import { yamlScalar } from './yaml.ts'
 import { readEntries } from '../model/entries.ts'
-import { formatParentRef } from '../model/parent-ref.ts'
+import { formatParentRef, parentRefKey } from '../model/parent-ref.ts'
+import { stringField } from '../model/unknown.ts'
+import { conditionsOf } from '../rules/world.ts'
 import type { Condition } from '../model/types.ts'
 
 export function explainStaleStatus(context: DiagnosisContext): Diagnosis {
@@ -88,6 +90,79 @@ function currentElsewhere(
       return `parent ${formatParentRef(parent.parentRef)} of this Route`
     }
   }
+  return (
+    currentOwnEntry(context, controllerName, recent) ??
+    currentOtherRoute(context, controllerName, recent) ??
+    (since === undefined ? undefined : currentGateway(context, controllerName, recent))
+  )
+}
+
+type Recent = (conditions: Condition[]) => boolean
+
+/**
+ * An entry of this Route's own status for a parent its spec no longer names, written by the
+ * controller for the Route's current generation: it read this very generation (Argo CD's
+ * healthy_multiple_generations fixture has this shape).
+ */
+function currentOwnEntry(
+  context: DiagnosisContext,
+  controllerName: string,
+  recent: Recent
+): string | undefined {
+  const { route } = context
+  const { namespace, generation } = route.metadata
+  if (namespace === undefined || generation === undefined) return undefined
+  const named = new Set((context.parents ?? []).map((p) => parentRefKey(p.parentRef)))
+  const entry = readEntries(route.status, namespace, generation).find(
+    (e) =>
+      e.controllerName === controllerName &&
+      !named.has(parentRefKey(e.parentRef)) &&
+      e.conditions.length > 0 &&
+      e.conditions.every((c) => c.observedGeneration === generation) &&
+      recent(e.conditions)
+  )
+  return (
+    entry &&
+    `parent ${formatParentRef(entry.parentRef)} of this Route, which its spec no longer names`
+  )
+}
+
+/**
+ * A Gateway of the controller's classes whose conditions describe its current generation and changed
+ * no earlier than the stale status: without that time, a Gateway's status may be far older than the
+ * stall, and proves nothing.
+ */
+function currentGateway(
+  context: DiagnosisContext,
+  controllerName: string,
+  recent: Recent
+): string | undefined {
+  const { world } = context
+  const classes = new Set(
+    world.gatewayClasses
+      .filter((c) => stringField(c.spec, 'controllerName') === controllerName)
+      .map((c) => c.metadata.name)
+  )
+  const gateway = world.gateways.find((g) => {
+    const { generation } = g.metadata
+    const conditions = conditionsOf(g.status)
+    return (
+      generation !== undefined &&
+      classes.has(stringField(g.spec, 'gatewayClassName') ?? '') &&
+      conditions.length > 0 &&
+      conditions.every((c) => c.observedGeneration === generation) &&
+      recent(conditions)
+    )
+  })
+  return gateway && `Gateway ${gateway.metadata.namespace ?? ''}/${gateway.metadata.name}`
+}
+
+/** Another Route whose status the controller wrote for that Route's current generation. */
+function currentOtherRoute(
+  context: DiagnosisContext,
+  controllerName: string,
+  recent: Recent
+): string | undefined {
   const { route } = context
   for (const other of context.routes ?? []) {
     const { generation, namespace, name } = other.metadata

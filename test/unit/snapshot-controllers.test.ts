@@ -85,3 +85,24 @@ describe('route-gate check --from-file on controllers’ own status shapes', () 
     )
   })
 })
+
+describe('status one generation behind, from a controller the dump shows running', () => {
+  const lagging = /lagging or stopped/
+
+  it.each([
+    [
+      'lagging-one-generation.yaml',
+      'parent infra/edge#https of this Route, which its spec no longer names'
+    ],
+    ['lagging-gateway-current.yaml', 'Gateway infra/edge']
+  ])('%s: the controller is running and has not reached generation 2', async (file, proof) => {
+    const { code, report } = await snapshot(file)
+    expect(code).toBe(1)
+    const parent = report.routes[0]!.parents.find((p) => p.parentRef.sectionName === 'admin')!
+    expect(parent.verdict).toBe('pending')
+    const problem = parent.problems.find((p) => p.reason === 'StaleStatus')!
+    expect(problem.remediation).toContain(`is running (it wrote current status for ${proof})`)
+    expect(problem.remediation).toContain('it may not have reached it yet')
+    expect(problem.remediation).not.toMatch(lagging)
+  })
+})
