@@ -32,7 +32,7 @@ export function publicServer(server: string): string {
     url.hash = ''
     return url.toString().replace(/\/$/, '')
   } catch {
-    return server.replace(/\/\/[^/@]*@/, '//')
+    return server.replace(/\/\/[^/?#]*@/, '//')
   }
 }
 
