@@ -2,7 +2,7 @@
 // a transient fault (retry it) from a permanent one (report it), and every message names host, verb,
 // resource and namespace without ever carrying a credential.
 import { ClusterError, InputError } from '../runtime/errors.ts'
-import { withoutUserinfo } from './secrets.ts'
+import { redactSecrets, withoutUserinfo } from './secrets.ts'
 
 /**
  * A non-2xx answer of the API server: its status, its body as received (a V1Status, mostly) and its
@@ -127,10 +127,13 @@ function causeCode(error: Error): string | undefined {
   return undefined
 }
 
-/** `faultOf`, never quoting a URL's `user:password@` (a transport error can name the server). */
+/**
+ * `faultOf`, never quoting a URL's `user:password@` (a transport error can name the server) or a
+ * masked value (a server's error body can echo the token it was sent).
+ */
 export function describeFault(error: unknown): Fault {
   const fault = faultOf(error)
-  return { ...fault, message: withoutUserinfo(fault.message) }
+  return { ...fault, message: redactSecrets(withoutUserinfo(fault.message)) }
 }
 
 function faultOf(error: unknown): Fault {

@@ -5,6 +5,25 @@
 /** Shorter strings would hide ordinary words all over the log; no real token is this short. */
 export const MIN_SECRET_LENGTH = 6
 
+// Every value handed to the masker in this process. GitHub's masker hides them in the Action's log
+// only; route-gate's own messages hide them everywhere (the CLI's terminal, the report, the summary),
+// as an API server's error body can echo the bearer token it was sent.
+const remembered = new Set<string>()
+
+/** Registers `secret` for `redactSecrets`; the masker is given it too (connect.ts). */
+export function rememberSecret(secret: string): void {
+  remembered.add(secret)
+}
+
+/** `text` with every remembered secret replaced by ***, the longest first (one may hold another). */
+export function redactSecrets(text: string): string {
+  let redacted = text
+  for (const secret of [...remembered].sort((a, b) => b.length - a.length)) {
+    redacted = redacted.split(secret).join('***')
+  }
+  return redacted
+}
+
 // Keys whose values are credentials, wherever they appear in a kubeconfig (user, auth-provider config).
 const SECRET_KEYS = [
   'token',
