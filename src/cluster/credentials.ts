@@ -22,10 +22,19 @@ import { MIN_SECRET_LENGTH } from './secrets.ts'
 /** What these credentials put on a request: TLS material, headers, basic auth, a proxy's agent. */
 export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
 
-export type Authenticate = (opts: Applied) => Promise<void>
+/**
+ * Puts the credentials on a request's options; a credential command it starts is killed once
+ * `signal` (the request's) aborts.
+ */
+export type Authenticate = ((opts: Applied, signal?: AbortSignal) => Promise<void>) & {
+  /** the credential command still running, said as the run's last word if the run ends meanwhile */
+  stillRunning?: () => string | undefined
+}
 
 /** Puts a credential a command or provider gives on `opts`; throws the ClusterError to report. */
-type Source = (opts: Applied) => Promise<void>
+type Source = ((opts: Applied, signal?: AbortSignal) => Promise<void>) & {
+  stillRunning?: () => string | undefined
+}
 
 /** client-go re-reads a token file at most this often: a rotated token is picked up within it. */
 export const TOKEN_FILE_REREAD_MS = 60_000
@@ -71,11 +80,11 @@ export function authenticationFor(
       : undefined
   const proxy = loaded.cluster.proxyUrl ? proxyAgent(loaded.cluster, user) : undefined
   const plainHttp = loaded.cluster.server.startsWith('http:') && !loaded.cluster.skipTLSVerify
-  return async (opts) => {
+  const authenticate = async (opts: Applied, signal?: AbortSignal): Promise<void> => {
     Object.assign(opts, tls)
     if (user.impersonate !== undefined) opts.headers['Impersonate-User'] = user.impersonate
     if (source) {
-      await source(opts)
+      await source(opts, signal)
       const authorization = opts.headers.Authorization
       maskToken(
         typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
@@ -91,6 +100,7 @@ export function authenticationFor(
     else if (plainHttp)
       throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false')
   }
+  return Object.assign(authenticate, { stillRunning: source?.stillRunning })
 }
 
 /**
@@ -179,10 +189,14 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
 /** A plugin run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
 function execSource(exec: ExecConfig, what: string, cluster: string): Source {
   const plugin = new ExecPlugin(exec)
-  return async (opts) => {
+  const stillRunning = (): string | undefined => {
+    const taken = plugin.stillRunning()
+    return taken === undefined ? undefined : `${what} did not finish within ${taken}; killed`
+  }
+  const source = async (opts: Applied, signal?: AbortSignal): Promise<void> => {
     let status
     try {
-      status = await plugin.credential()
+      status = await plugin.credential(signal)
     } catch (error) {
       const how = error instanceof PluginFailure ? error.message : 'failed'
       throw new ClusterError(`Could not get credentials for ${cluster}: ${what} ${how}`)
@@ -191,6 +205,7 @@ function execSource(exec: ExecConfig, what: string, cluster: string): Source {
     if (status.clientKeyData) opts.key = status.clientKeyData
     if (status.token) opts.headers.Authorization = `Bearer ${status.token}`
   }
+  return Object.assign(source, { stillRunning })
 }
 
 function commandName(command: unknown): string {

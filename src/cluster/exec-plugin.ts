@@ -1,7 +1,8 @@
 // A kubeconfig user's exec credential plugin, run by route-gate itself rather than by client-node's
-// ExecAuth (whose spawn and environment are private): the plugin runs without the Action's inputs in
-// its environment, non-interactively, with its stderr discarded (it can echo a secret), and how it
-// ended (exit code, signal, could not start) is known for the message. What it prints is read as an
+// ExecAuth (whose spawn and environment are private): the plugin runs without the Action's inputs and
+// the runner's tokens in its environment, non-interactively, with its stderr discarded (it can echo a
+// secret), killed if it outlasts the request that needs it, and how it ended (exit code, signal,
+// could not start, killed) is known for the message. What it prints is read as an
 // ExecCredential (client.authentication.k8s.io/v1 or v1beta1) and reused until its
 // expirationTimestamp.
 import { spawn } from 'node:child_process'
@@ -39,9 +40,18 @@ interface Cached {
   expiresAt?: number
 }
 
+// The runner's credentials for its own services (artifacts, caches, OIDC tokens): no cluster's.
+const RUNNER_SECRETS = new Set([
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+  'ACTIONS_CACHE_URL',
+  'ACTIONS_RESULTS_URL'
+])
+
 /**
  * The plugin's environment: the step's, without the Action's inputs (INPUT_*: github-token, the
- * kubeconfig itself), which no credential plugin needs, plus the kubeconfig's `env` entries and
+ * kubeconfig itself) and the runner's tokens, which no credential plugin needs, plus the kubeconfig's `env` entries and
  * KUBERNETES_EXEC_INFO (what client-go sets: the API version to answer in, not interactive).
  */
 export function pluginEnvironment(
@@ -49,7 +59,7 @@ export function pluginEnvironment(
   base: NodeJS.ProcessEnv = process.env
 ): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
-    Object.entries(base).filter(([name]) => !name.startsWith('INPUT_'))
+    Object.entries(base).filter(([name]) => !name.startsWith('INPUT_') && !RUNNER_SECRETS.has(name))
   )
   for (const entry of Array.isArray(exec.env) ? (exec.env as unknown[]) : []) {
     const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown }
@@ -106,11 +116,20 @@ export function parseExecCredential(output: string): Cached | undefined {
   }
 }
 
-/** Runs the plugin once; rejects with a PluginFailure that quotes nothing it printed or was given. */
+/** "3s": how long a plugin ran, as its message says it. */
+export function secondsSince(startedAt: number, now: number): string {
+  return `${Math.max(1, Math.round((now - startedAt) / 1000))}s`
+}
+
+/**
+ * Runs the plugin once; rejects with a PluginFailure that quotes nothing it printed or was given.
+ * Once `signal` aborts (the request's timeout, the run's end) a plugin still running is killed.
+ */
 function runOnce(
   exec: ExecConfig,
   env: NodeJS.ProcessEnv,
-  maxOutputBytes: number
+  maxOutputBytes: number,
+  signal?: AbortSignal
 ): Promise<Cached> {
   return new Promise((resolve, reject) => {
     if (typeof exec.command !== 'string' || exec.command === '') {
@@ -119,9 +138,12 @@ function runOnce(
     }
     const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
     let settled = false
+    const startedAt = Date.now()
     const settle = (outcome: Cached | PluginFailure): void => {
       if (settled) return
       settled = true
+      signal?.removeEventListener('abort', onAbort)
+      process.removeListener('exit', killAtExit)
       if (outcome instanceof PluginFailure) reject(outcome)
       else resolve(outcome)
     }
@@ -130,6 +152,19 @@ function runOnce(
       stdio: ['ignore', 'pipe', 'ignore'],
       windowsHide: true
     })
+    // the run can end (process.exit) before the client closes: no plugin outlives route-gate
+    function killAtExit(): void {
+      child.kill('SIGKILL')
+    }
+    process.once('exit', killAtExit)
+    function onAbort(): void {
+      killAtExit()
+      settle(
+        new PluginFailure(`did not finish within ${secondsSince(startedAt, Date.now())}; killed`)
+      )
+    }
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
     const chunks: Buffer[] = []
     let bytes = 0
     child.stdout.on('data', (chunk: Buffer) => {
@@ -169,6 +204,8 @@ function runOnce(
 export class ExecPlugin {
   private cached: Cached | undefined
   private running: Promise<Cached> | undefined
+  /** when the run in progress started; undefined: none is */
+  private runningSince: number | undefined
 
   constructor(
     private readonly exec: ExecConfig,
@@ -177,17 +214,30 @@ export class ExecPlugin {
     private readonly now: () => number = Date.now
   ) {}
 
-  async credential(): Promise<ExecCredentialStatus> {
+  /** How long the run in progress has taken ("12s"), or undefined when none is running. */
+  stillRunning(): string | undefined {
+    return this.runningSince === undefined ? undefined : secondsSince(this.runningSince, this.now())
+  }
+
+  /** The credential; a run this starts is killed once `signal` aborts. */
+  async credential(signal?: AbortSignal): Promise<ExecCredentialStatus> {
     const cached = this.cached
     if (cached !== undefined && (cached.expiresAt === undefined || cached.expiresAt > this.now())) {
       return cached.status
     }
     this.cached = undefined
-    this.running ??= runOnce(
-      this.exec,
-      pluginEnvironment(this.exec, this.env),
-      this.maxOutputBytes
-    ).finally(() => (this.running = undefined))
+    if (this.running === undefined) {
+      this.runningSince = this.now()
+      this.running = runOnce(
+        this.exec,
+        pluginEnvironment(this.exec, this.env),
+        this.maxOutputBytes,
+        signal
+      ).finally(() => {
+        this.running = undefined
+        this.runningSince = undefined
+      })
+    }
     const fresh = await this.running
     this.cached = fresh
     return fresh.status

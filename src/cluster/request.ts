@@ -145,6 +145,14 @@ export class ApiRequester {
    */
   lastFault: string | undefined
 
+  /**
+   * What to name when the run's deadline passes: a credential command still running (the deadline's
+   * close kills it), else the latest transient failure.
+   */
+  currentFault(): string | undefined {
+    return this.authenticate.stillRunning?.() ?? this.lastFault
+  }
+
   constructor(
     private readonly authenticate: Authenticate,
     private readonly server: string,
@@ -239,7 +247,7 @@ export class ApiRequester {
       if (value !== undefined) url.searchParams.set(key, String(value))
     }
     const applied: Applied = { headers: {} }
-    await this.authenticate(applied)
+    await this.authenticate(applied, options.signal)
     const body = options.body === undefined ? undefined : JSON.stringify(options.body)
     const headers: http.OutgoingHttpHeaders = {
       ...applied.headers,
