@@ -6,7 +6,6 @@ import os from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { exitCodeOf } from '../runtime/errors.ts'
-import { redactSecrets } from '../cluster/secrets.ts'
 import { writeUserFile } from '../read/files.ts'
 import { parseSettings } from '../inputs/parse.ts'
 import type { Settings } from '../inputs/settings.ts'
@@ -74,7 +73,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     }
     return code
   } catch (error) {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error))
+    const message = error instanceof Error ? error.message : String(error)
     const code = exitCodeOf(error)
     if (code === 1)
       core.debug(safeLogLine(error instanceof Error ? (error.stack ?? message) : message))

@@ -6,7 +6,6 @@ import { parseCommandLine, usage } from './verbs.ts'
 import { exitCodeOf } from '../runtime/errors.ts'
 import { parseSettings } from '../inputs/parse.ts'
 import { safeLogLine } from '../report/escape.ts'
-import { redactSecrets } from '../cluster/secrets.ts'
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -29,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const code = exitCodeOf(error)
     const message = error instanceof Error ? error.message : String(error)
-    process.stderr.write(`${safeLogLine(`route-gate: ${redactSecrets(message)}`)}\n`)
+    process.stderr.write(`${safeLogLine(`route-gate: ${message}`)}\n`)
     if (code === 1 && process.env.ROUTE_GATE_DEBUG && error instanceof Error) {
       process.stderr.write(`${error.stack ?? ''}\n`)
     }
