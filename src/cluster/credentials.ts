@@ -1,6 +1,6 @@
 // The kubeconfig context's TLS material and authentication, put on each request's Node options: what
 // client-node's applyToHTTPSOptions did, without loading client-node (a fifth of a gate's memory)
-// unless the context needs what only it has: an auth-provider (gcp, azure, oidc…) or a proxy-url.
+// unless the context needs what only it has: an auth-provider (oidc, gcp or azure without cmd-path…) or a proxy-url.
 //
 // A user can get its credentials by running a command: an exec plugin, or the gcp and azure
 // auth-providers' cmd-path. Such a command can print anything; its failure is reported as what failed
@@ -13,9 +13,10 @@ import type https from 'node:https'
 import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../runtime/errors.ts'
 import { checkRegularFile } from '../read/files.ts'
-import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
+import { CredentialCommand, ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
+import { COMMAND_PROVIDERS, providerCommand } from './provider-command.ts'
 import { MIN_SECRET_LENGTH } from './secrets.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
@@ -155,18 +156,22 @@ function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
 
 function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   const provider = user.authProvider as
-    { name?: unknown; config?: { exec?: ExecConfig } } | undefined
+    { name?: unknown; config?: { exec?: ExecConfig } & Record<string, unknown> } | undefined
   // client-node's ExecAuth also takes an exec entry inside an auth-provider's config
   const exec = user.exec ?? provider?.config?.exec
   if (exec)
-    return execSource(
-      exec,
+    return commandSource(
+      new ExecPlugin(exec),
       `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`,
       cluster
     )
   if (!provider) return undefined
   const name = typeof provider.name === 'string' ? provider.name : 'unknown'
   const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
+  // run by route-gate as exec plugins are: client-node's execSync lets its stderr into the log
+  if (COMMAND_PROVIDERS.has(name) && typeof provider.config?.['cmd-path'] === 'string') {
+    return commandSource(providerCommand(provider.config), what, cluster)
+  }
   // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
   const own = clientNodeConfig(
     { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
@@ -176,9 +181,10 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
     const applied: Applied = { headers: {} }
     try {
       await (await own()).applyToHTTPSOptions(applied)
-    } catch (error) {
+    } catch {
+      // a provider's error (oidc's refresh answer) can quote its credentials
       throw new ClusterError(
-        `Could not get credentials for ${cluster}: ${what} ${howItFailed(error)}`
+        `Could not get credentials for ${cluster}: ${what} failed (its message is not shown: it may hold a credential)`
       )
     }
     const authorization = applied.headers.Authorization
@@ -186,9 +192,8 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   }
 }
 
-/** A plugin run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
-function execSource(exec: ExecConfig, what: string, cluster: string): Source {
-  const plugin = new ExecPlugin(exec)
+/** A command run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
+function commandSource(plugin: CredentialCommand, what: string, cluster: string): Source {
   const stillRunning = (): string | undefined => {
     const taken = plugin.stillRunning()
     return taken === undefined ? undefined : `${what} did not finish within ${taken}; killed`
@@ -210,13 +215,4 @@ function execSource(exec: ExecConfig, what: string, cluster: string): Source {
 
 function commandName(command: unknown): string {
   return typeof command === 'string' ? path.basename(command) : 'unknown'
-}
-
-function howItFailed(error: unknown): string {
-  // the gcp and azure providers run cmd-path synchronously: the exit status is on the cause
-  const status = ((error as { cause?: { status?: unknown } } | null)?.cause ?? {}).status
-  if (typeof status === 'number') {
-    return `failed (exit code ${status}); run it by hand to see its message`
-  }
-  return 'failed (its message is not shown: it may hold a credential)'
 }

@@ -34,7 +34,7 @@ export class PluginFailure extends Error {
   override name = 'PluginFailure'
 }
 
-interface Cached {
+export interface Cached {
   status: ExecCredentialStatus
   /** ms since the epoch; undefined: valid for the whole run */
   expiresAt?: number
@@ -121,25 +121,30 @@ export function secondsSince(startedAt: number, now: number): string {
   return `${Math.max(1, Math.round((now - startedAt) / 1000))}s`
 }
 
-/**
- * Runs the plugin once; rejects with a PluginFailure that quotes nothing it printed or was given.
- * Once `signal` aborts (the request's timeout, the run's end) a plugin still running is killed.
- */
-function runOnce(
-  exec: ExecConfig,
-  env: NodeJS.ProcessEnv,
-  maxOutputBytes: number,
+export interface CommandOptions {
+  env: NodeJS.ProcessEnv
+  maxOutputBytes: number
+  /** aborted: the command, if still running, is killed */
   signal?: AbortSignal
-): Promise<Cached> {
+  /** run `command` (with its arguments in it) by /bin/sh, as the auth-providers' cmd-path is */
+  shell?: boolean
+}
+
+/**
+ * Runs a credential command once, its stderr discarded: what it printed, once it exited 0. Rejects
+ * with a PluginFailure that quotes nothing it printed or was given. Once `signal` aborts (the
+ * request's timeout, the run's end) a command still running is killed.
+ */
+export function runCredentialCommand(
+  command: string,
+  args: string[],
+  options: CommandOptions
+): Promise<string> {
+  const { signal, maxOutputBytes } = options
   return new Promise((resolve, reject) => {
-    if (typeof exec.command !== 'string' || exec.command === '') {
-      reject(new PluginFailure('names no command'))
-      return
-    }
-    const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
     let settled = false
     const startedAt = Date.now()
-    const settle = (outcome: Cached | PluginFailure): void => {
+    const settle = (outcome: string | PluginFailure): void => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', onAbort)
@@ -147,9 +152,10 @@ function runOnce(
       if (outcome instanceof PluginFailure) reject(outcome)
       else resolve(outcome)
     }
-    const child = spawn(exec.command, args, {
-      env,
+    const child = spawn(command, args, {
+      env: options.env,
       stdio: ['ignore', 'pipe', 'ignore'],
+      shell: options.shell === true,
       windowsHide: true
     })
     // the run can end (process.exit) before the client closes: no plugin outlives route-gate
@@ -184,34 +190,42 @@ function runOnce(
       const code = typeof error.code === 'string' ? ` (${error.code})` : ''
       settle(new PluginFailure(`could not be started${code}`))
     })
-    child.on('close', (code, signal) => {
-      if (signal !== null) {
-        settle(new PluginFailure(`was ended by signal ${signal}`))
-      } else if (code !== 0) {
+    child.on('close', (code, ended) => {
+      if (ended !== null) settle(new PluginFailure(`was ended by signal ${ended}`))
+      else if (code !== 0)
         settle(new PluginFailure(`failed (exit code ${code}); run it by hand to see its message`))
-      } else {
-        const credential = parseExecCredential(Buffer.concat(chunks).toString('utf8'))
-        settle(credential ?? new PluginFailure('exited 0 but printed no valid ExecCredential JSON'))
-      }
+      else settle(Buffer.concat(chunks).toString('utf8'))
     })
   })
 }
 
+/** Runs the plugin once and reads its ExecCredential; rejects with a PluginFailure. */
+async function runOnce(exec: ExecConfig, options: CommandOptions): Promise<Cached> {
+  if (typeof exec.command !== 'string' || exec.command === '') {
+    throw new PluginFailure('names no command')
+  }
+  const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
+  const credential = parseExecCredential(await runCredentialCommand(exec.command, args, options))
+  if (credential === undefined) {
+    throw new PluginFailure('exited 0 but printed no valid ExecCredential JSON')
+  }
+  return credential
+}
+
 /**
- * One kubeconfig user's plugin: run when a request needs a credential and none is held or the held
- * one has expired; requests that need one while it runs share that run.
+ * A credential a command gives: run when a request needs one and none is held or the held one has
+ * expired; requests that need one while it runs share that run.
  */
-export class ExecPlugin {
-  private cached: Cached | undefined
+export class CredentialCommand {
   private running: Promise<Cached> | undefined
   /** when the run in progress started; undefined: none is */
   private runningSince: number | undefined
 
   constructor(
-    private readonly exec: ExecConfig,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
-    private readonly now: () => number = Date.now
+    private readonly run: (signal?: AbortSignal) => Promise<Cached>,
+    private readonly now: () => number = Date.now,
+    /** a credential already held (an auth-provider's access-token) */
+    private cached?: Cached
   ) {}
 
   /** How long the run in progress has taken ("12s"), or undefined when none is running. */
@@ -228,12 +242,7 @@ export class ExecPlugin {
     this.cached = undefined
     if (this.running === undefined) {
       this.runningSince = this.now()
-      this.running = runOnce(
-        this.exec,
-        pluginEnvironment(this.exec, this.env),
-        this.maxOutputBytes,
-        signal
-      ).finally(() => {
+      this.running = this.run(signal).finally(() => {
         this.running = undefined
         this.runningSince = undefined
       })
@@ -241,5 +250,20 @@ export class ExecPlugin {
     const fresh = await this.running
     this.cached = fresh
     return fresh.status
+  }
+}
+
+/** One kubeconfig user's exec plugin. */
+export class ExecPlugin extends CredentialCommand {
+  constructor(
+    exec: ExecConfig,
+    env: NodeJS.ProcessEnv = process.env,
+    maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
+    now: () => number = Date.now
+  ) {
+    super(
+      (signal) => runOnce(exec, { env: pluginEnvironment(exec, env), maxOutputBytes, signal }),
+      now
+    )
   }
 }
