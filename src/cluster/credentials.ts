@@ -17,7 +17,7 @@ import { CredentialCommand, ExecPlugin, PluginFailure, type ExecConfig } from '.
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
 import { COMMAND_PROVIDERS, providerCommand } from './provider-command.ts'
-import { MIN_SECRET_LENGTH } from './secrets.ts'
+import { MIN_SECRET_LENGTH, withoutUserinfo } from './secrets.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
 /** What these credentials put on a request: TLS material, headers, basic auth, a proxy's agent. */
@@ -30,6 +30,8 @@ export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.Ou
 export type Authenticate = ((opts: Applied, signal?: AbortSignal) => Promise<void>) & {
   /** the credential command still running, said as the run's last word if the run ends meanwhile */
   stillRunning?: () => string | undefined
+  /** the kubeconfig's proxy-url without its userinfo ("http://proxy:3128"), for messages */
+  proxy?: string
 }
 
 /** Puts a credential a command or provider gives on `opts`; throws the ClusterError to report. */
@@ -101,7 +103,10 @@ export function authenticationFor(
     else if (plainHttp)
       throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false')
   }
-  return Object.assign(authenticate, { stillRunning: source?.stillRunning })
+  return Object.assign(authenticate, {
+    stillRunning: source?.stillRunning,
+    proxy: loaded.cluster.proxyUrl ? withoutUserinfo(loaded.cluster.proxyUrl) : undefined
+  })
 }
 
 /**

@@ -112,6 +112,17 @@ function httpFault(
   }
 }
 
+/**
+ * The HTTP status a proxy answered: client-node's proxy agent (hpagent) fails the tunnel's CONNECT
+ * with "Bad response: 407"; a proxy that answers the forwarded request itself gives an ApiError.
+ */
+export function proxyStatus(error: unknown): number | undefined {
+  if (error instanceof ApiError) return error.code
+  const status =
+    error instanceof Error ? /^Bad response: (\d{3})$/.exec(error.message)?.[1] : undefined
+  return status === undefined ? undefined : Number(status)
+}
+
 /** The Node error code behind a transport failure (ECONNREFUSED, ENOTFOUND, …), if any. */
 export function faultCode(error: unknown): string | undefined {
   return error instanceof Error ? causeCode(error) : undefined
