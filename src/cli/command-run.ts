@@ -21,6 +21,19 @@ async function loadRenderer(settings: Settings): Promise<Render> {
   return (report) => renderText(report, { color })
 }
 
+/**
+ * Under GitHub Actions the CLI's stdout is the job log: each credential is masked there as the
+ * Action masks it (@actions/core's setSecret: an add-mask command, its value escaped the same way),
+ * before anything could print it.
+ */
+function maskInJobLog(env: NodeJS.ProcessEnv): (secret: string) => void {
+  if (env.GITHUB_ACTIONS !== 'true') return () => {}
+  return (secret) => {
+    const value = secret.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+    process.stdout.write(`::add-mask::${value}\n`)
+  }
+}
+
 /** The cluster of --kubeconfig (a path) and --context, as kubectl reads them. */
 async function connect(s: Settings): Promise<KubeClusterClient> {
   // as kubectl reads --kubeconfig: that file alone, which must be there
@@ -33,7 +46,7 @@ async function connect(s: Settings): Promise<KubeClusterClient> {
       s.kubeconfigFile === undefined
         ? process.env
         : { ...process.env, KUBECONFIG: s.kubeconfigFile },
-    mask: () => {}
+    mask: maskInJobLog(process.env)
   })
 }
 

@@ -91,7 +91,7 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   lastFault(): string | undefined {
-    return this.session.api.lastFault
+    return this.session.api.currentFault()
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { authenticationFor } from './credentials.ts'
 import { Discovery } from './discovery.ts'
 import { loadKubeConfig } from './kubeconfig.ts'
 import { ApiRequester } from './request.ts'
+import { rememberSecret } from './secrets.ts'
 import { DEFAULT_TUNING, type ClusterTuning } from './session.ts'
 
 export interface ConnectOptions {
@@ -32,11 +33,16 @@ export function publicServer(server: string): string {
     url.hash = ''
     return url.toString().replace(/\/$/, '')
   } catch {
-    return server.replace(/\/\/[^/@]*@/, '//')
+    return server.replace(/\/\/[^/?#]*@/, '//')
   }
 }
 
-async function createClient(options: ConnectOptions): Promise<KubeClusterClient> {
+async function createClient(given: ConnectOptions): Promise<KubeClusterClient> {
+  const mask = (secret: string): void => {
+    rememberSecret(secret)
+    given.mask(secret)
+  }
+  const options = { ...given, mask }
   const loaded = await loadKubeConfig(options)
   const { server, contextName, defaultNamespace } = loaded
   // closing the client ends every request and every retry, so nothing keeps the process alive

@@ -1,6 +1,6 @@
 // The kubeconfig context's TLS material and authentication, put on each request's Node options: what
 // client-node's applyToHTTPSOptions did, without loading client-node (a fifth of a gate's memory)
-// unless the context needs what only it has: an auth-provider (gcp, azure, oidc…) or a proxy-url.
+// unless the context needs what only it has: an auth-provider (oidc, gcp or azure without cmd-path…) or a proxy-url.
 //
 // A user can get its credentials by running a command: an exec plugin, or the gcp and azure
 // auth-providers' cmd-path. Such a command can print anything; its failure is reported as what failed
@@ -13,19 +13,31 @@ import type https from 'node:https'
 import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../runtime/errors.ts'
 import { checkRegularFile } from '../read/files.ts'
-import { ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
+import { CredentialCommand, ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
-import { MIN_SECRET_LENGTH } from './secrets.ts'
+import { COMMAND_PROVIDERS, providerCommand } from './provider-command.ts'
+import { MIN_SECRET_LENGTH, withoutUserinfo } from './secrets.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
 /** What these credentials put on a request: TLS material, headers, basic auth, a proxy's agent. */
 export type Applied = Omit<https.RequestOptions, 'headers'> & { headers: http.OutgoingHttpHeaders }
 
-export type Authenticate = (opts: Applied) => Promise<void>
+/**
+ * Puts the credentials on a request's options; a credential command it starts is killed once
+ * `signal` (the request's) aborts.
+ */
+export type Authenticate = ((opts: Applied, signal?: AbortSignal) => Promise<void>) & {
+  /** the credential command still running, said as the run's last word if the run ends meanwhile */
+  stillRunning?: () => string | undefined
+  /** the kubeconfig's proxy-url without its userinfo ("http://proxy:3128"), for messages */
+  proxy?: string
+}
 
 /** Puts a credential a command or provider gives on `opts`; throws the ClusterError to report. */
-type Source = (opts: Applied) => Promise<void>
+type Source = ((opts: Applied, signal?: AbortSignal) => Promise<void>) & {
+  stillRunning?: () => string | undefined
+}
 
 /** client-go re-reads a token file at most this often: a rotated token is picked up within it. */
 export const TOKEN_FILE_REREAD_MS = 60_000
@@ -71,11 +83,11 @@ export function authenticationFor(
       : undefined
   const proxy = loaded.cluster.proxyUrl ? proxyAgent(loaded.cluster, user) : undefined
   const plainHttp = loaded.cluster.server.startsWith('http:') && !loaded.cluster.skipTLSVerify
-  return async (opts) => {
+  const authenticate = async (opts: Applied, signal?: AbortSignal): Promise<void> => {
     Object.assign(opts, tls)
     if (user.impersonate !== undefined) opts.headers['Impersonate-User'] = user.impersonate
     if (source) {
-      await source(opts)
+      await source(opts, signal)
       const authorization = opts.headers.Authorization
       maskToken(
         typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
@@ -91,6 +103,10 @@ export function authenticationFor(
     else if (plainHttp)
       throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false')
   }
+  return Object.assign(authenticate, {
+    stillRunning: source?.stillRunning,
+    proxy: loaded.cluster.proxyUrl ? withoutUserinfo(loaded.cluster.proxyUrl) : undefined
+  })
 }
 
 /**
@@ -145,18 +161,22 @@ function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
 
 function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   const provider = user.authProvider as
-    { name?: unknown; config?: { exec?: ExecConfig } } | undefined
+    { name?: unknown; config?: { exec?: ExecConfig } & Record<string, unknown> } | undefined
   // client-node's ExecAuth also takes an exec entry inside an auth-provider's config
   const exec = user.exec ?? provider?.config?.exec
   if (exec)
-    return execSource(
-      exec,
+    return commandSource(
+      new ExecPlugin(exec),
       `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`,
       cluster
     )
   if (!provider) return undefined
   const name = typeof provider.name === 'string' ? provider.name : 'unknown'
   const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
+  // run by route-gate as exec plugins are: client-node's execSync lets its stderr into the log
+  if (COMMAND_PROVIDERS.has(name) && typeof provider.config?.['cmd-path'] === 'string') {
+    return commandSource(providerCommand(provider.config), what, cluster)
+  }
   // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
   const own = clientNodeConfig(
     { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },
@@ -166,9 +186,10 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
     const applied: Applied = { headers: {} }
     try {
       await (await own()).applyToHTTPSOptions(applied)
-    } catch (error) {
+    } catch {
+      // a provider's error (oidc's refresh answer) can quote its credentials
       throw new ClusterError(
-        `Could not get credentials for ${cluster}: ${what} ${howItFailed(error)}`
+        `Could not get credentials for ${cluster}: ${what} failed (its message is not shown: it may hold a credential)`
       )
     }
     const authorization = applied.headers.Authorization
@@ -176,13 +197,16 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
   }
 }
 
-/** A plugin run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
-function execSource(exec: ExecConfig, what: string, cluster: string): Source {
-  const plugin = new ExecPlugin(exec)
-  return async (opts) => {
+/** A command run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */
+function commandSource(plugin: CredentialCommand, what: string, cluster: string): Source {
+  const stillRunning = (): string | undefined => {
+    const taken = plugin.stillRunning()
+    return taken === undefined ? undefined : `${what} did not finish within ${taken}; killed`
+  }
+  const source = async (opts: Applied, signal?: AbortSignal): Promise<void> => {
     let status
     try {
-      status = await plugin.credential()
+      status = await plugin.credential(signal)
     } catch (error) {
       const how = error instanceof PluginFailure ? error.message : 'failed'
       throw new ClusterError(`Could not get credentials for ${cluster}: ${what} ${how}`)
@@ -191,17 +215,9 @@ function execSource(exec: ExecConfig, what: string, cluster: string): Source {
     if (status.clientKeyData) opts.key = status.clientKeyData
     if (status.token) opts.headers.Authorization = `Bearer ${status.token}`
   }
+  return Object.assign(source, { stillRunning })
 }
 
 function commandName(command: unknown): string {
   return typeof command === 'string' ? path.basename(command) : 'unknown'
-}
-
-function howItFailed(error: unknown): string {
-  // the gcp and azure providers run cmd-path synchronously: the exit status is on the cause
-  const status = ((error as { cause?: { status?: unknown } } | null)?.cause ?? {}).status
-  if (typeof status === 'number') {
-    return `failed (exit code ${status}); run it by hand to see its message`
-  }
-  return 'failed (its message is not shown: it may hold a credential)'
 }

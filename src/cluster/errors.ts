@@ -2,7 +2,7 @@
 // a transient fault (retry it) from a permanent one (report it), and every message names host, verb,
 // resource and namespace without ever carrying a credential.
 import { ClusterError, InputError } from '../runtime/errors.ts'
-import { withoutUserinfo } from './secrets.ts'
+import { redactSecrets, withoutUserinfo } from './secrets.ts'
 
 /**
  * A non-2xx answer of the API server: its status, its body as received (a V1Status, mostly) and its
@@ -112,6 +112,17 @@ function httpFault(
   }
 }
 
+/**
+ * The HTTP status a proxy answered: client-node's proxy agent (hpagent) fails the tunnel's CONNECT
+ * with "Bad response: 407"; a proxy that answers the forwarded request itself gives an ApiError.
+ */
+export function proxyStatus(error: unknown): number | undefined {
+  if (error instanceof ApiError) return error.code
+  const status =
+    error instanceof Error ? /^Bad response: (\d{3})$/.exec(error.message)?.[1] : undefined
+  return status === undefined ? undefined : Number(status)
+}
+
 /** The Node error code behind a transport failure (ECONNREFUSED, ENOTFOUND, …), if any. */
 export function faultCode(error: unknown): string | undefined {
   return error instanceof Error ? causeCode(error) : undefined
@@ -127,10 +138,13 @@ function causeCode(error: Error): string | undefined {
   return undefined
 }
 
-/** `faultOf`, never quoting a URL's `user:password@` (a transport error can name the server). */
+/**
+ * `faultOf`, never quoting a URL's `user:password@` (a transport error can name the server) or a
+ * masked value (a server's error body can echo the token it was sent).
+ */
 export function describeFault(error: unknown): Fault {
   const fault = faultOf(error)
-  return { ...fault, message: withoutUserinfo(fault.message) }
+  return { ...fault, message: redactSecrets(withoutUserinfo(fault.message)) }
 }
 
 function faultOf(error: unknown): Fault {

@@ -1,7 +1,8 @@
 // A kubeconfig user's exec credential plugin, run by route-gate itself rather than by client-node's
-// ExecAuth (whose spawn and environment are private): the plugin runs without the Action's inputs in
-// its environment, non-interactively, with its stderr discarded (it can echo a secret), and how it
-// ended (exit code, signal, could not start) is known for the message. What it prints is read as an
+// ExecAuth (whose spawn and environment are private): the plugin runs without the Action's inputs and
+// the runner's tokens in its environment, non-interactively, with its stderr discarded (it can echo a
+// secret), killed if it outlasts the request that needs it, and how it ended (exit code, signal,
+// could not start, killed) is known for the message. What it prints is read as an
 // ExecCredential (client.authentication.k8s.io/v1 or v1beta1) and reused until its
 // expirationTimestamp.
 import { spawn } from 'node:child_process'
@@ -33,15 +34,24 @@ export class PluginFailure extends Error {
   override name = 'PluginFailure'
 }
 
-interface Cached {
+export interface Cached {
   status: ExecCredentialStatus
   /** ms since the epoch; undefined: valid for the whole run */
   expiresAt?: number
 }
 
+// The runner's credentials for its own services (artifacts, caches, OIDC tokens): no cluster's.
+const RUNNER_SECRETS = new Set([
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+  'ACTIONS_CACHE_URL',
+  'ACTIONS_RESULTS_URL'
+])
+
 /**
  * The plugin's environment: the step's, without the Action's inputs (INPUT_*: github-token, the
- * kubeconfig itself), which no credential plugin needs, plus the kubeconfig's `env` entries and
+ * kubeconfig itself) and the runner's tokens, which no credential plugin needs, plus the kubeconfig's `env` entries and
  * KUBERNETES_EXEC_INFO (what client-go sets: the API version to answer in, not interactive).
  */
 export function pluginEnvironment(
@@ -49,7 +59,7 @@ export function pluginEnvironment(
   base: NodeJS.ProcessEnv = process.env
 ): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
-    Object.entries(base).filter(([name]) => !name.startsWith('INPUT_'))
+    Object.entries(base).filter(([name]) => !name.startsWith('INPUT_') && !RUNNER_SECRETS.has(name))
   )
   for (const entry of Array.isArray(exec.env) ? (exec.env as unknown[]) : []) {
     const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown }
@@ -106,30 +116,61 @@ export function parseExecCredential(output: string): Cached | undefined {
   }
 }
 
-/** Runs the plugin once; rejects with a PluginFailure that quotes nothing it printed or was given. */
-function runOnce(
-  exec: ExecConfig,
-  env: NodeJS.ProcessEnv,
+/** "3s": how long a plugin ran, as its message says it. */
+export function secondsSince(startedAt: number, now: number): string {
+  return `${Math.max(1, Math.round((now - startedAt) / 1000))}s`
+}
+
+export interface CommandOptions {
+  env: NodeJS.ProcessEnv
   maxOutputBytes: number
-): Promise<Cached> {
+  /** aborted: the command, if still running, is killed */
+  signal?: AbortSignal
+  /** run `command` (with its arguments in it) by /bin/sh, as the auth-providers' cmd-path is */
+  shell?: boolean
+}
+
+/**
+ * Runs a credential command once, its stderr discarded: what it printed, once it exited 0. Rejects
+ * with a PluginFailure that quotes nothing it printed or was given. Once `signal` aborts (the
+ * request's timeout, the run's end) a command still running is killed.
+ */
+export function runCredentialCommand(
+  command: string,
+  args: string[],
+  options: CommandOptions
+): Promise<string> {
+  const { signal, maxOutputBytes } = options
   return new Promise((resolve, reject) => {
-    if (typeof exec.command !== 'string' || exec.command === '') {
-      reject(new PluginFailure('names no command'))
-      return
-    }
-    const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
     let settled = false
-    const settle = (outcome: Cached | PluginFailure): void => {
+    const startedAt = Date.now()
+    const settle = (outcome: string | PluginFailure): void => {
       if (settled) return
       settled = true
+      signal?.removeEventListener('abort', onAbort)
+      process.removeListener('exit', killAtExit)
       if (outcome instanceof PluginFailure) reject(outcome)
       else resolve(outcome)
     }
-    const child = spawn(exec.command, args, {
-      env,
+    const child = spawn(command, args, {
+      env: options.env,
       stdio: ['ignore', 'pipe', 'ignore'],
+      shell: options.shell === true,
       windowsHide: true
     })
+    // the run can end (process.exit) before the client closes: no plugin outlives route-gate
+    function killAtExit(): void {
+      child.kill('SIGKILL')
+    }
+    process.once('exit', killAtExit)
+    function onAbort(): void {
+      killAtExit()
+      settle(
+        new PluginFailure(`did not finish within ${secondsSince(startedAt, Date.now())}; killed`)
+      )
+    }
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
     const chunks: Buffer[] = []
     let bytes = 0
     child.stdout.on('data', (chunk: Buffer) => {
@@ -149,47 +190,80 @@ function runOnce(
       const code = typeof error.code === 'string' ? ` (${error.code})` : ''
       settle(new PluginFailure(`could not be started${code}`))
     })
-    child.on('close', (code, signal) => {
-      if (signal !== null) {
-        settle(new PluginFailure(`was ended by signal ${signal}`))
-      } else if (code !== 0) {
+    child.on('close', (code, ended) => {
+      if (ended !== null) settle(new PluginFailure(`was ended by signal ${ended}`))
+      else if (code !== 0)
         settle(new PluginFailure(`failed (exit code ${code}); run it by hand to see its message`))
-      } else {
-        const credential = parseExecCredential(Buffer.concat(chunks).toString('utf8'))
-        settle(credential ?? new PluginFailure('exited 0 but printed no valid ExecCredential JSON'))
-      }
+      else settle(Buffer.concat(chunks).toString('utf8'))
     })
   })
 }
 
+/** Runs the plugin once and reads its ExecCredential; rejects with a PluginFailure. */
+async function runOnce(exec: ExecConfig, options: CommandOptions): Promise<Cached> {
+  if (typeof exec.command !== 'string' || exec.command === '') {
+    throw new PluginFailure('names no command')
+  }
+  const args = Array.isArray(exec.args) ? (exec.args as unknown[]).map(String) : []
+  const credential = parseExecCredential(await runCredentialCommand(exec.command, args, options))
+  if (credential === undefined) {
+    throw new PluginFailure('exited 0 but printed no valid ExecCredential JSON')
+  }
+  return credential
+}
+
 /**
- * One kubeconfig user's plugin: run when a request needs a credential and none is held or the held
- * one has expired; requests that need one while it runs share that run.
+ * A credential a command gives: run when a request needs one and none is held or the held one has
+ * expired; requests that need one while it runs share that run.
  */
-export class ExecPlugin {
-  private cached: Cached | undefined
+export class CredentialCommand {
   private running: Promise<Cached> | undefined
+  /** when the run in progress started; undefined: none is */
+  private runningSince: number | undefined
 
   constructor(
-    private readonly exec: ExecConfig,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
-    private readonly now: () => number = Date.now
+    private readonly run: (signal?: AbortSignal) => Promise<Cached>,
+    private readonly now: () => number = Date.now,
+    /** a credential already held (an auth-provider's access-token) */
+    private cached?: Cached
   ) {}
 
-  async credential(): Promise<ExecCredentialStatus> {
+  /** How long the run in progress has taken ("12s"), or undefined when none is running. */
+  stillRunning(): string | undefined {
+    return this.runningSince === undefined ? undefined : secondsSince(this.runningSince, this.now())
+  }
+
+  /** The credential; a run this starts is killed once `signal` aborts. */
+  async credential(signal?: AbortSignal): Promise<ExecCredentialStatus> {
     const cached = this.cached
     if (cached !== undefined && (cached.expiresAt === undefined || cached.expiresAt > this.now())) {
       return cached.status
     }
     this.cached = undefined
-    this.running ??= runOnce(
-      this.exec,
-      pluginEnvironment(this.exec, this.env),
-      this.maxOutputBytes
-    ).finally(() => (this.running = undefined))
+    if (this.running === undefined) {
+      this.runningSince = this.now()
+      this.running = this.run(signal).finally(() => {
+        this.running = undefined
+        this.runningSince = undefined
+      })
+    }
     const fresh = await this.running
     this.cached = fresh
     return fresh.status
+  }
+}
+
+/** One kubeconfig user's exec plugin. */
+export class ExecPlugin extends CredentialCommand {
+  constructor(
+    exec: ExecConfig,
+    env: NodeJS.ProcessEnv = process.env,
+    maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
+    now: () => number = Date.now
+  ) {
+    super(
+      (signal) => runOnce(exec, { env: pluginEnvironment(exec, env), maxOutputBytes, signal }),
+      now
+    )
   }
 }

@@ -167,6 +167,17 @@ function readCluster(entry: Raw, where: string, file: Resolve): KubeCluster {
   }
 }
 
+/**
+ * kubectl's rule for an exec plugin's command: one with a path separator (./plugin.sh, bin/plugin)
+ * is relative to the kubeconfig file's directory, never the working directory, where anyone who
+ * can write a file could plant one; a bare name is looked up in PATH.
+ */
+function execCommandIn(exec: Raw | undefined, file: Resolve): Raw | undefined {
+  const command = exec?.command
+  if (typeof command !== 'string' || !/[\\/]/.test(command)) return exec
+  return { ...exec, command: file(command) }
+}
+
 function readUser(entry: Raw, where: string, file: Resolve): KubeUser {
   const name = present(entry, 'name', where)
   // client-node reads a user without its `user` mapping as one without credentials
@@ -190,7 +201,7 @@ function readUser(entry: Raw, where: string, file: Resolve): KubeUser {
     certFile: file(read('client-certificate')),
     keyData: read('client-key-data'),
     keyFile: file(read('client-key')),
-    exec: object('exec'),
+    exec: execCommandIn(object('exec'), file),
     authProvider: object('auth-provider'),
     impersonate: read('as')
   }

@@ -11,7 +11,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { ClusterError } from '../runtime/errors.ts'
 import type { Applied, Authenticate } from './credentials.ts'
-import { ApiError, describeFault, faultCode, type Fault } from './errors.ts'
+import { ApiError, describeFault, faultCode, proxyStatus, type Fault } from './errors.ts'
 
 /** A list of thousands of Routes is tens of MiB; an answer past this is no API server's. */
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024
@@ -145,6 +145,14 @@ export class ApiRequester {
    */
   lastFault: string | undefined
 
+  /**
+   * What to name when the run's deadline passes: a credential command still running (the deadline's
+   * close kills it), else the latest transient failure.
+   */
+  currentFault(): string | undefined {
+    return this.authenticate.stillRunning?.() ?? this.lastFault
+  }
+
   constructor(
     private readonly authenticate: Authenticate,
     private readonly server: string,
@@ -172,6 +180,7 @@ export class ApiRequester {
       this.lastFault = undefined
       return body
     } catch (error) {
+      this.refuseProxyAuthentication(error)
       const fault = describeFault(error)
       if (fault.status !== undefined) this.contacted = true
       else if (!this.contacted && !fault.aborted) this.failFirstContact(error, fault)
@@ -182,6 +191,18 @@ export class ApiRequester {
       }
       throw error
     }
+  }
+
+  /**
+   * A proxy-url's proxy that answers 407 (to the tunnel's CONNECT, or to the request it forwards) is
+   * no fault of the API server, and no retry gets past it: one ClusterError naming the proxy.
+   */
+  private refuseProxyAuthentication(error: unknown): void {
+    const { proxy } = this.authenticate
+    if (proxy === undefined || proxyStatus(error) !== 407) return
+    throw new ClusterError(
+      `the proxy ${proxy} refused authentication (HTTP 407 Proxy Authentication Required) on the way to ${this.description}: check the user and password in the kubeconfig's proxy-url`
+    )
   }
 
   /**
@@ -239,7 +260,7 @@ export class ApiRequester {
       if (value !== undefined) url.searchParams.set(key, String(value))
     }
     const applied: Applied = { headers: {} }
-    await this.authenticate(applied)
+    await this.authenticate(applied, options.signal)
     const body = options.body === undefined ? undefined : JSON.stringify(options.body)
     const headers: http.OutgoingHttpHeaders = {
       ...applied.headers,

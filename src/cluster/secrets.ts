@@ -5,6 +5,25 @@
 /** Shorter strings would hide ordinary words all over the log; no real token is this short. */
 export const MIN_SECRET_LENGTH = 6
 
+// Every value handed to the masker in this process. GitHub's masker hides them in the Action's log
+// only; route-gate's own messages hide them everywhere (the CLI's terminal, the report, the summary),
+// as an API server's error body can echo the bearer token it was sent.
+const remembered = new Set<string>()
+
+/** Registers `secret` for `redactSecrets`; the masker is given it too (connect.ts). */
+export function rememberSecret(secret: string): void {
+  remembered.add(secret)
+}
+
+/** `text` with every remembered secret replaced by ***, the longest first (one may hold another). */
+export function redactSecrets(text: string): string {
+  let redacted = text
+  for (const secret of [...remembered].sort((a, b) => b.length - a.length)) {
+    redacted = redacted.split(secret).join('***')
+  }
+  return redacted
+}
+
 // Keys whose values are credentials, wherever they appear in a kubeconfig (user, auth-provider config).
 const SECRET_KEYS = [
   'token',
@@ -73,9 +92,35 @@ export function maskUsers(users: Record<string, unknown>[], mask: (secret: strin
   }
 }
 
+// The authority part of a URL in text: its userinfo ends at the last `@` before the host (the WHATWG
+// URL parser's reading, and client-node's), so a password may hold an `@` of its own.
+const USERINFO = /:\/\/([^/?#\s]*)@/g
+
+/** A URL's userinfo as written and its password, as written and decoded, where it has them. */
+function userinfoOf(url: string): string[] {
+  try {
+    const parsed = new URL(url)
+    if (parsed.username === '' && parsed.password === '') return []
+    const written = new RegExp(USERINFO.source).exec(url)?.[1]
+    const decoded = (() => {
+      try {
+        return decodeURIComponent(parsed.password)
+      } catch {
+        return parsed.password
+      }
+    })()
+    return [written ?? '', parsed.password, decoded]
+  } catch {
+    // not a URL the parser takes: the same rule by hand
+    const written = new RegExp(USERINFO.source).exec(url)?.[1] ?? ''
+    return [written, written.slice(written.indexOf(':') + 1)]
+  }
+}
+
 /**
  * The password (and user:password) in `server` and `proxy-url`, which may carry them: each cluster's
- * `cluster` mapping, as the YAML has it.
+ * `cluster` mapping, as the YAML has it. The password both percent-encoded and decoded: either form
+ * can reach a message.
  */
 export function maskClusterUserinfo(
   clusters: Record<string, unknown>[],
@@ -83,16 +128,13 @@ export function maskClusterUserinfo(
 ): void {
   for (const cluster of clusters) {
     for (const url of [cluster.server, cluster['proxy-url']]) {
-      const userinfo = typeof url === 'string' ? /^[a-z][\w+.-]*:\/\/([^/@\s]*)@/i.exec(url) : null
-      if (!userinfo?.[1]) continue
-      const [, password] = userinfo[1].split(':')
-      maskString(userinfo[1], mask)
-      maskString(password, mask)
+      if (typeof url !== 'string') continue
+      for (const secret of new Set(userinfoOf(url))) maskString(secret, mask)
     }
   }
 }
 
 /** A URL, or a message quoting URLs, as shown to people: without `user:password@`. */
 export function withoutUserinfo(text: string): string {
-  return text.replace(/:\/\/[^/@\s]*@/g, '://')
+  return text.replace(USERINFO, '://')
 }

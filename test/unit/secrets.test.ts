@@ -9,6 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { connect } from '../../src/cluster/connect.ts'
 import { runAction, runCli } from '../helpers/action.ts'
+import { FAST_TUNING, FakeApiServer, sendStatus } from '../helpers/fake-apiserver.ts'
 
 const TOKEN = 'rg-token-8d1f0c2b7e6a'
 const PASSWORD = 'rg-password-3c9e7a1d'
@@ -176,5 +177,51 @@ describe('kubeconfig secrets', () => {
         expect(place).not.toContain(secret)
       }
     }
+  })
+
+  it('CLI under GitHub Actions: add-mask first on stdout; a 401 body echoing the token never printed', async () => {
+    const fake = await FakeApiServer.start()
+    // every request, discovery included: what a server or proxy quoting the request would send
+    const echo =
+      (code: number, reason: string) =>
+      (request: { headers: Record<string, unknown> }, response: Parameters<typeof sendStatus>[0]) =>
+        sendStatus(response, code, reason, `rejected ${String(request.headers.authorization)}`)
+    fake.on('GET', /.*/, echo(401, 'Unauthorized'))
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kubeconfig-'))
+    const file = path.join(dir, 'config')
+    await writeFile(file, fake.kubeconfig({ token: TOKEN }), { mode: 0o600 })
+    const result = await runCli(
+      ['check', '--routes', 'httproute/default/web', '--timeout', '5s', '--kubeconfig', file],
+      { env: { GITHUB_ACTIONS: 'true' } }
+    )
+    await fake.close()
+    await rm(dir, { recursive: true, force: true })
+    expect(result.code).toBe(3)
+    expect(fake.requests.length).toBeGreaterThan(0)
+    expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
+    const lines = `${result.stdout}\n${result.stderr}`.split('\n')
+    expect(lines.filter((line) => line.includes(TOKEN))).toEqual([`::add-mask::${TOKEN}`])
+  })
+
+  it('an error body echoing the bearer token is shown with *** in its place', async () => {
+    const fake = await FakeApiServer.start()
+    fake.on('GET', /.*/, (request, response) =>
+      sendStatus(response, 400, 'BadRequest', `bad header ${String(request.headers.authorization)}`)
+    )
+    const client = await connect({
+      kubeconfig: fake.kubeconfig({ token: TOKEN }),
+      env: {},
+      mask: () => {},
+      tuning: FAST_TUNING
+    })
+    const error = await client.checkNamespaces(['shop']).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
+    client.close()
+    await fake.close()
+    expect(error?.name).toBe('ClusterError')
+    expect(error?.message).toContain('bad header Bearer ***')
+    expect(error?.message).not.toContain(TOKEN)
   })
 })

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { Applied } from '../../../src/cluster/credentials.ts'
-import { maskRawSecrets, maskUsers } from '../../../src/cluster/secrets.ts'
+import { maskRawSecrets, maskUsers, withoutUserinfo } from '../../../src/cluster/secrets.ts'
 import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 import {
   authenticationOf,
@@ -245,6 +245,49 @@ describe('userinfo in server and proxy-url', () => {
     expect(masked).toEqual(
       expect.arrayContaining(['admin:srv-pass-91f3', 'srv-pass-91f3', 'proxy-pass-27ab'])
     )
+  })
+})
+
+describe('userinfo whose password holds an @', () => {
+  // a password is at least MIN_SECRET_LENGTH long to be masked at all, hence not the short "p@ss"
+  const single = (server: string): string =>
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{name: c, cluster: {server: "${server}"}}]`,
+      'users: [{name: u, user: {}}]',
+      'contexts: [{name: c, context: {cluster: c, user: u}}]',
+      'current-context: c',
+      ''
+    ].join('\n')
+
+  it('ends at the last @: the whole password is masked and the server shown is the host', async () => {
+    const masked: string[] = []
+    const client = await connect({
+      kubeconfig: single('https://user:p@ss-91f3@127.0.0.1:6443'),
+      env,
+      mask: (s) => masked.push(s),
+      tuning: FAST_TUNING
+    })
+    client.close()
+    expect(masked).toEqual(expect.arrayContaining(['p@ss-91f3', 'user:p@ss-91f3']))
+    expect(client.description).toBe('https://127.0.0.1:6443 (context c)')
+    expect(withoutUserinfo('GET https://user:p@ss-91f3@host:6443/api failed')).toBe(
+      'GET https://host:6443/api failed'
+    )
+  })
+
+  it('masks a percent-encoded password both as written and decoded', async () => {
+    const masked: string[] = []
+    const client = await connect({
+      kubeconfig: single('https://u:p%40ss-91f3@127.0.0.1:6443'),
+      env,
+      mask: (s) => masked.push(s),
+      tuning: FAST_TUNING
+    })
+    client.close()
+    expect(masked).toEqual(expect.arrayContaining(['p@ss-91f3', 'p%40ss-91f3']))
+    expect(client.description).toBe('https://127.0.0.1:6443 (context c)')
   })
 })
 

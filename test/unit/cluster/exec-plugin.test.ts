@@ -1,10 +1,12 @@
 // route-gate runs a kubeconfig user's exec credential plugin itself (client-node's ExecAuth keeps its
 // spawn private): the environment it gets, what counts as an ExecCredential, how long one is reused,
 // and how a run that fails is described (never with what it printed).
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { runCli } from '../../helpers/action.ts'
+import { FakeApiServer } from '../../helpers/fake-apiserver.ts'
 import {
   ExecPlugin,
   parseExecCredential,
@@ -169,5 +171,117 @@ describe('ExecPlugin', () => {
     await failure(plugin)
     await failure(plugin)
     expect(runs()).toBe(2)
+  })
+
+  it("gets none of the runner's own tokens and URLs", async () => {
+    const dump = join(mkdtempSync(join(tmpdir(), 'route-gate-plugin-env-')), 'env')
+    const { exec } = shell(`env > '${dump}'; echo '${credential({ token: 'tok-123456' })}'`)
+    const runner = {
+      ACTIONS_RUNTIME_TOKEN: 'rt-secret',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-secret',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://oidc.invalid/token',
+      ACTIONS_CACHE_URL: 'https://cache.invalid/',
+      ACTIONS_RESULTS_URL: 'https://results.invalid/'
+    }
+    const plugin = new ExecPlugin(exec, { ...process.env, ...runner, AWS_PROFILE: 'ci' })
+    expect((await plugin.credential()).token).toBe('tok-123456')
+    const names = readFileSync(dump, 'utf8')
+      .split('\n')
+      .map((line) => line.split('=')[0])
+    expect(names).toContain('AWS_PROFILE')
+    for (const name of Object.keys(runner)) expect(names).not.toContain(name)
+  })
+
+  it('is killed once the signal aborts, and says it did not finish', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'route-gate-plugin-hang-')), 'pid')
+    const plugin = new ExecPlugin(shell(`echo $$ > '${pidFile}'; exec sleep 1000`).exec)
+    const error = await plugin.credential(AbortSignal.timeout(600)).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(PluginFailure)
+    expect((error as Error).message).toBe('did not finish within 1s; killed')
+    await expectGone(Number(readFileSync(pidFile, 'utf8')))
+  })
+})
+
+/** Waits up to 2 s for `pid` to be gone (or a zombie: dead, not yet reaped by whoever adopted it). */
+async function expectGone(pid: number): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    } catch {
+      return false
+    }
+  }
+  for (let i = 0; i < 20 && alive(); i++) await new Promise((r) => setTimeout(r, 100))
+  expect(alive()).toBe(false)
+}
+
+describe('the CLI with an exec plugin', () => {
+  /** A kubeconfig in its own directory whose user runs `./plugin.sh` there. */
+  function pluginDir(script: string, server: string): { dir: string; file: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-kubeconfig-dir-'))
+    writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 })
+    const file = join(dir, 'config')
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: c, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
+        'users:',
+        '- name: ci',
+        '  user:',
+        `    exec: {apiVersion: "${V1}", command: ./plugin.sh}`,
+        'contexts: [{name: c, context: {cluster: c, user: ci}}]',
+        'current-context: c',
+        ''
+      ].join('\n')
+    )
+    return { dir, file }
+  }
+
+  it("runs a relative command from the kubeconfig's directory, never the working directory", async () => {
+    const fake = await FakeApiServer.start()
+    const { file } = pluginDir(`echo '${credential({ token: 'token-of-dir-a' })}'`, fake.url)
+    // the planted twin in the working directory, which kubectl would never run
+    const cwd = mkdtempSync(join(tmpdir(), 'route-gate-cwd-'))
+    writeFileSync(
+      join(cwd, 'plugin.sh'),
+      `#!/bin/sh\necho '${credential({ token: 'token-of-cwd' })}'\n`,
+      { mode: 0o755 }
+    )
+    const result = await runCli(
+      ['check', '--routes', 'httproute/default/web', '--timeout', '3s', '--kubeconfig', file],
+      { cwd }
+    )
+    await fake.close()
+    const sent = fake.requests.map((request) => request.headers.authorization)
+    expect(sent.length, result.stderr).toBeGreaterThan(0)
+    expect(new Set(sent)).toEqual(new Set(['Bearer token-of-dir-a']))
+  })
+
+  it('kills a plugin still running at the deadline: one line naming it, exit 3', async () => {
+    const { dir, file } = pluginDir(
+      'echo $$ > "$(dirname "$0")/pid"; exec sleep 1000',
+      'http://127.0.0.1:9'
+    )
+    const result = await runCli([
+      'check',
+      '--routes',
+      'httproute/default/web',
+      '--timeout',
+      '2s',
+      '--kubeconfig',
+      file
+    ])
+    expect(result.code).toBe(3)
+    expect(result.elapsedMs).toBeLessThan(6_000)
+    expect(result.stderr.trim()).toBe(
+      'route-gate: http://127.0.0.1:9 (context c): the kubeconfig user "ci"\'s exec credential plugin "plugin.sh" did not finish within 2s; killed (still failing at the deadline)'
+    )
+    expect(existsSync(join(dir, 'pid'))).toBe(true)
+    await expectGone(Number(readFileSync(join(dir, 'pid'), 'utf8')))
   })
 })
