@@ -13,7 +13,7 @@ import type { AnyReport, Report } from '../model/types.ts'
 import { monitorFailureMessage } from '../jobs/monitor.ts'
 import { failureMessage, notReadyRoutes } from '../jobs/outcome.ts'
 import { buildAnnotations } from '../report/annotations.ts'
-import { escapeHtml, safeLogLine } from '../report/escape.ts'
+import { escapeHtml, safeLogLine, safeOutputValue } from '../report/escape.ts'
 import { publicReport, reportForOutput } from '../report/json.ts'
 import { sourceLinksFrom } from '../report/source-link.ts'
 import { renderSummary } from '../report/summary.ts'
@@ -107,7 +107,7 @@ async function publish(
 ): Promise<void> {
   core.setOutput('verdict', report.verdict)
   core.setOutput('ready', String(report.verdict === 'ready'))
-  core.setOutput('failed-routes', notReadyRoutes(report).join(','))
+  core.setOutput('failed-routes', safeOutputValue(notReadyRoutes(report).join(',')))
   core.setOutput('report', reportForOutput(report, REPORT_OUTPUT_MAX_CHARS))
   core.setOutput('report-file', reportFile)
   if (settings.summary)

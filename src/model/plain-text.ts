@@ -2,9 +2,10 @@
 // for any medium here (that is src/report's), only what makes text safe to keep and short to read.
 
 // ANSI/VT escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and the short
-// two-character forms. Also the 8-bit CSI/OSC introducers (U+009B, U+009D).
+// two-character forms. Also the 8-bit CSI/OSC introducers (U+009B, U+009D). An OSC body cannot
+// hold another introducer: otherwise a run of U+009D rescans the rest of the text from each one.
 const ANSI_ESCAPE =
-  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]?/g
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009b\u009c\u009d\n]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]?/g
 
 // C0 except \t and \n, DEL, C1, and the bidirectional overrides that can make text read differently
 // from what it is ("Trojan Source").

@@ -44,8 +44,9 @@ export function escapeMarkdownInline(text: string): string {
 // The runner reads a line as a command when it starts with "::" (v2) after leading whitespace, and
 // finds the legacy "##[" (v1) anywhere in a line. "::stop-commands::" and the "::<token>::" that
 // resumes are v2 commands too. A look-alike first character keeps the text readable and makes it no
-// command.
-const WORKFLOW_COMMAND = /^(\s*)::|##\[/gm
+// command. The leading space stops at the line's end: "\s*" would run over every following blank
+// line from each line start, which is quadratic in a run of newlines.
+const WORKFLOW_COMMAND = /^([^\S\n\r\u2028\u2029]*)::|##\[/gm
 
 /**
  * Makes no line of `text` a workflow command, leaving everything else (a rendering's own colours)
@@ -62,6 +63,18 @@ export function safeLogLine(text: string): string {
   return neutralizeWorkflowCommands(stripControl(text))
 }
 
+// Not /\n+$/: that retries from every newline of a run that text follows, quadratic in the run.
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end -= 1
+  return text.slice(0, end)
+}
+
+/** For an Action output: a safe log line on one line, since the README echoes outputs into the log. */
+export function safeOutputValue(text: string): string {
+  return safeLogLine(text).replace(/\n/g, ' ')
+}
+
 /**
  * A fenced code block that its content cannot close: the fence is longer than any backtick run in it.
  * Its lines are also safe log lines, because the CLI's Markdown may be printed into a workflow log,
@@ -69,7 +82,8 @@ export function safeLogLine(text: string): string {
  */
 export function fencedCode(content: string, language = ''): string {
   // "<!--" would let the text hide or plant a comment (route-gate's markers) in the raw body
-  const text = safeLogLine(content).replace(/<!--/g, '<!\u2010-').replace(/\n+$/, '')
+  const cleaned = safeLogLine(content).replace(/<!--/g, '<!\u2010-')
+  const text = withoutTrailingNewlines(cleaned)
   const longestRun = (text.match(/`+/g) ?? []).reduce(
     (longest, run) => Math.max(longest, run.length),
     0
