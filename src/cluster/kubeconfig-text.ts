@@ -178,6 +178,13 @@ function execCommandIn(exec: Raw | undefined, file: Resolve): Raw | undefined {
   return { ...exec, command: file(command) }
 }
 
+/** client-node also runs an exec entry inside an auth-provider's config: the same rule holds. */
+function providerExecIn(provider: Raw | undefined, file: Resolve): Raw | undefined {
+  const config = provider?.config
+  if (!isMapping(config) || !isMapping(config.exec)) return provider
+  return { ...provider, config: { ...config, exec: execCommandIn(config.exec, file) } }
+}
+
 function readUser(entry: Raw, where: string, file: Resolve): KubeUser {
   const name = present(entry, 'name', where)
   // client-node reads a user without its `user` mapping as one without credentials
@@ -202,7 +209,7 @@ function readUser(entry: Raw, where: string, file: Resolve): KubeUser {
     keyData: read('client-key-data'),
     keyFile: file(read('client-key')),
     exec: execCommandIn(object('exec'), file),
-    authProvider: object('auth-provider'),
+    authProvider: providerExecIn(object('auth-provider'), file),
     impersonate: read('as')
   }
 }

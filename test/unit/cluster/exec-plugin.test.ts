@@ -220,7 +220,11 @@ async function expectGone(pid: number): Promise<void> {
 
 describe('the CLI with an exec plugin', () => {
   /** A kubeconfig in its own directory whose user runs `./plugin.sh` there. */
-  function pluginDir(script: string, server: string): { dir: string; file: string } {
+  function pluginDir(
+    script: string,
+    server: string,
+    nested = false
+  ): { dir: string; file: string } {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-kubeconfig-dir-'))
     writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 })
     const file = join(dir, 'config')
@@ -233,7 +237,9 @@ describe('the CLI with an exec plugin', () => {
         'users:',
         '- name: ci',
         '  user:',
-        `    exec: {apiVersion: "${V1}", command: ./plugin.sh}`,
+        nested
+          ? `    auth-provider: {name: custom, config: {exec: {apiVersion: "${V1}", command: ./plugin.sh}}}`
+          : `    exec: {apiVersion: "${V1}", command: ./plugin.sh}`,
         'contexts: [{name: c, context: {cluster: c, user: ci}}]',
         'current-context: c',
         ''
@@ -242,25 +248,35 @@ describe('the CLI with an exec plugin', () => {
     return { dir, file }
   }
 
-  it("runs a relative command from the kubeconfig's directory, never the working directory", async () => {
-    const fake = await FakeApiServer.start()
-    const { file } = pluginDir(`echo '${credential({ token: 'token-of-dir-a' })}'`, fake.url)
-    // the planted twin in the working directory, which kubectl would never run
-    const cwd = mkdtempSync(join(tmpdir(), 'route-gate-cwd-'))
-    writeFileSync(
-      join(cwd, 'plugin.sh'),
-      `#!/bin/sh\necho '${credential({ token: 'token-of-cwd' })}'\n`,
-      { mode: 0o755 }
-    )
-    const result = await runCli(
-      ['check', '--routes', 'httproute/default/web', '--timeout', '3s', '--kubeconfig', file],
-      { cwd }
-    )
-    await fake.close()
-    const sent = fake.requests.map((request) => request.headers.authorization)
-    expect(sent.length, result.stderr).toBeGreaterThan(0)
-    expect(new Set(sent)).toEqual(new Set(['Bearer token-of-dir-a']))
-  })
+  it.each([
+    ['an exec plugin', false],
+    ["an exec entry in an auth-provider's config", true]
+  ])(
+    "runs %s's relative command from the kubeconfig's directory, never the working directory",
+    async (_, nested) => {
+      const fake = await FakeApiServer.start()
+      const { file } = pluginDir(
+        `echo '${credential({ token: 'token-of-dir-a' })}'`,
+        fake.url,
+        nested
+      )
+      // the planted twin in the working directory, which kubectl would never run
+      const cwd = mkdtempSync(join(tmpdir(), 'route-gate-cwd-'))
+      writeFileSync(
+        join(cwd, 'plugin.sh'),
+        `#!/bin/sh\necho '${credential({ token: 'token-of-cwd' })}'\n`,
+        { mode: 0o755 }
+      )
+      const result = await runCli(
+        ['check', '--routes', 'httproute/default/web', '--timeout', '3s', '--kubeconfig', file],
+        { cwd }
+      )
+      await fake.close()
+      const sent = fake.requests.map((request) => request.headers.authorization)
+      expect(sent.length, result.stderr).toBeGreaterThan(0)
+      expect(new Set(sent)).toEqual(new Set(['Bearer token-of-dir-a']))
+    }
+  )
 
   it('kills a plugin still running at the deadline: one line naming it, exit 3', async () => {
     const { dir, file } = pluginDir(
