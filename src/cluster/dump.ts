@@ -19,12 +19,31 @@ const DUMP_KINDS: Record<string, string> = {
   ReferenceGrant: 'referencegrants'
 }
 
-/** managedFields are most of an object's bytes and nothing reads them */
-function trimmed(object: KubeObject): KubeObject {
-  const { managedFields: _, ...metadata } = object.metadata as KubeObject['metadata'] & {
-    managedFields?: unknown
-  }
-  return { ...object, metadata }
+/**
+ * What of an object's metadata a dump keeps: an allow-list, because a dump travels (an artifact, a
+ * file predict reads beside a pull request's manifests) and nothing in predict reads annotations
+ * (no rule, model or diagnosis does), while they carry whatever tools put there: kubectl's
+ * last-applied-configuration (the whole object as last applied), cloud load-balancer settings and
+ * internal addresses on Services. managedFields are most of an object's bytes and
+ * nothing reads them either. Keep a field only where a reader of it exists.
+ */
+const KEPT_METADATA = [
+  'name',
+  'namespace',
+  'labels', // Namespace selectors (allowedRoutes), label selectors of --selector
+  'generation', // observedGeneration of Route and Gateway conditions
+  'resourceVersion', // fail-fast tells one version of a Route from the next
+  'creationTimestamp', // the dump's clock (model/clock.ts)
+  'deletionTimestamp', // Terminating Routes
+  'finalizers' // what still holds a Terminating Route
+] as const
+
+/** The object as the dump holds it: its metadata cut to KEPT_METADATA, everything else as read. */
+export function dumpedObject(object: KubeObject): KubeObject {
+  const metadata: Record<string, unknown> = {}
+  const read = object.metadata as Record<string, unknown>
+  for (const key of KEPT_METADATA) if (read[key] !== undefined) metadata[key] = read[key]
+  return { ...object, metadata: metadata as KubeObject['metadata'] }
 }
 
 export async function readClusterDump(session: Session): Promise<ClusterDump> {
@@ -40,7 +59,7 @@ export async function readClusterDump(session: Session): Promise<ClusterDump> {
     ...world.namespaces,
     ...world.services,
     ...world.referenceGrants
-  ].map(trimmed)
+  ].map(dumpedObject)
   const forbidden = world.unreadable
   const complete = Object.keys(DUMP_KINDS).filter(
     (kind) => !forbidden.some((sentence) => sentence.startsWith(`${DUMP_KINDS[kind]} `))
