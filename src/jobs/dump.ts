@@ -2,7 +2,6 @@
 // `check --from-file` and `predict --from-file` both read. The first line is a comment carrying when
 // and where the dump was taken and which lists were forbidden, so predict can state its age and
 // what it lacks without parsing the whole file twice.
-import path from 'node:path'
 import { stringify } from 'yaml'
 import type { KubeClusterClient } from '../cluster/client.ts'
 import type { ClusterDump } from '../cluster/types.ts'
@@ -51,7 +50,7 @@ export async function runDump(settings: Settings, deps: DumpDeps): Promise<void>
       complete: dump.complete
     })
     if (settings.outputFile === '-') deps.stdout.write(text)
-    else await writeUserFile(path.resolve(deps.cwd, settings.outputFile!), text, 'output-file')
+    else await writeUserFile(settings.outputFile!, text, 'output-file', deps.cwd)
   } finally {
     cluster.close()
   }

@@ -269,7 +269,7 @@ export function stateFile(report: Report): string {
 }
 
 export async function writeStateFile(file: string, cwd: string, report: Report): Promise<void> {
-  await writeUserFile(path.resolve(cwd, file), stateFile(report), 'state-out')
+  await writeUserFile(file, stateFile(report), 'state-out', cwd)
 }
 
 /** Reads `--previous`: a former report or a state file (both hold routes[] with verdicts). */

@@ -1,21 +1,27 @@
 // Files route-gate reads and writes for the user (manifests, dumps, the previous state, the report, the
 // monitor's state). Only regular files, found after resolving symlinks: a FIFO would hang the run and
 // /dev/zero would never end, and a pull request can commit a symlink to either. Reads stop at a byte
-// cap the error names. Files written are private to the user. A path that cannot be used is the
-// user's input to fix (exit 2), not a failed gate.
+// cap the error names. Files written are private to the user and never written through a symlink. A
+// path that cannot be used is the user's input to fix (exit 2), not a failed gate.
+import { randomUUID } from 'node:crypto'
 import {
   close,
   closeSync,
   constants,
+  fchmod,
   fstat,
-  ftruncate,
+  lstat,
   open,
   openSync,
   read,
+  realpath,
+  rename,
   statSync,
+  unlink,
   writeFile,
   type Stats
 } from 'node:fs'
+import path from 'node:path'
 import { promisify } from 'node:util'
 import { InputError } from '../runtime/errors.ts'
 
@@ -24,7 +30,11 @@ import { InputError } from '../runtime/errors.ts'
 const openFile = promisify(open)
 const statFile = promisify(fstat)
 const readInto = promisify(read)
-const truncateFile = promisify(ftruncate)
+const lstatPath = promisify(lstat)
+const chmodFile = promisify(fchmod)
+const renameFile = promisify(rename)
+const unlinkFile = promisify(unlink)
+const realpathOf = promisify(realpath)
 const writeWhole = promisify(writeFile)
 const closeFile = promisify(close)
 
@@ -137,27 +147,70 @@ export async function readStdin(label: string, maxBytes = MAX_FILE_BYTES): Promi
   return Buffer.concat(chunks, total)
 }
 
-/** Writes a private (0600) regular file; a FIFO, device or directory at the path is refused. */
-export async function writeUserFile(file: string, text: string, input: string): Promise<void> {
+/**
+ * Writes a private (0600) file: a new file beside the target, renamed over it, so nothing is ever
+ * written through what is at the path. A pull request can commit `report.json -> ~/.bashrc`: a
+ * symlink, a FIFO, a device or a directory at the path is refused, and a relative path must stay in
+ * `cwd` (the workspace) after its folder's symlinks are resolved, as a relative manifest must.
+ */
+export async function writeUserFile(
+  file: string,
+  text: string,
+  input: string,
+  cwd = process.cwd()
+): Promise<void> {
   const label = `Invalid ${input} "${file}"`
+  const target = path.resolve(cwd, file)
+  await writableTarget(target, label)
+  if (!path.isAbsolute(file)) await folderInside(target, cwd, label)
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomUUID()}.tmp`)
   let fd: number
   try {
-    // no O_TRUNC yet: what is at the path must be a regular file before anything changes
-    fd = await openFile(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o600)
+    fd = await openFile(temp, NEW_PRIVATE_FILE, 0o600)
   } catch (error) {
-    const code = codeOf(error)
-    // ENXIO: a FIFO nobody reads
-    const why = code === 'ENXIO' ? 'a FIFO, not a regular file' : `cannot write it (${code})`
-    throw new InputError(`${label}: ${why}`)
+    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
   }
   try {
-    regularFile(await statFile(fd), label)
-    await truncateFile(fd, 0)
     await writeWhole(fd, text)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
-  } finally {
+    // the umask can only take bits away; a replaced 0644 file must not keep its mode either
+    await chmodFile(fd, 0o600)
     await closeFile(fd)
+    fd = -1
+    await renameFile(temp, target)
+  } catch (error) {
+    if (fd !== -1) await closeFile(fd).catch(() => undefined)
+    await unlinkFile(temp).catch(() => undefined)
+    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
+  }
+}
+
+const NEW_PRIVATE_FILE =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+
+/** What is at the path now, if anything, must be a regular file itself, never a link to one. */
+async function writableTarget(target: string, label: string): Promise<void> {
+  let info: Stats
+  try {
+    info = await lstatPath(target)
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') return
+    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
+  }
+  if (info.isSymbolicLink()) {
+    throw new InputError(`${label}: a symbolic link; route-gate never writes through one`)
+  }
+  regularFile(info, label)
+}
+
+async function folderInside(target: string, cwd: string, label: string): Promise<void> {
+  const workspace = await realpathOf(cwd).catch(() => path.resolve(cwd))
+  const folder = await realpathOf(path.dirname(target)).catch((error: unknown) => {
+    throw new InputError(`${label}: cannot write it (${codeOf(error)})`)
+  })
+  const relative = path.relative(workspace, folder)
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new InputError(
+      `${label}: its folder resolves to ${folder}, outside the workspace ${cwd}; give an absolute path to write outside it`
+    )
   }
 }

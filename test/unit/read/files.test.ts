@@ -2,7 +2,17 @@
 // manifests inside the workspace, byte caps the error names, FIFOs refused at once (no hang), and API
 // answers read up to a limit.
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  stat,
+  symlink,
+  truncate,
+  writeFile
+} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -90,9 +100,59 @@ describe('writing user files', () => {
     expect((await failure(() => writeUserFile('/dev/null', '{}', 'report-file'))).message).toBe(
       'Invalid report-file "/dev/null": a character device, not a regular file'
     )
-    expect((await failure(() => writeUserFile(dir, '{}', 'report-file'))).message).toMatch(
-      /^Invalid report-file ".*": cannot write it \(EISDIR\)$/
+    expect((await failure(() => writeUserFile(dir, '{}', 'report-file'))).message).toBe(
+      `Invalid report-file "${dir}": a directory, not a regular file`
     )
+  })
+
+  it('never writes through a symlink, dangling or not; what it points at is untouched', async () => {
+    const victim = path.join(dir, 'bashrc')
+    await writeFile(victim, 'export PATH=/usr/bin\n', { mode: 0o644 })
+    const planted = path.join(workspace, 'report.json')
+    await symlink(victim, planted)
+    const dangling = path.join(workspace, 'state.json')
+    await symlink(path.join(dir, 'not-yet'), dangling)
+    for (const [file, input] of [
+      [planted, 'report-file'],
+      [dangling, 'state-out']
+    ] as const) {
+      const error = await failure(() => writeUserFile(file, '{}', input, workspace))
+      expect(error).toBeInstanceOf(InputError)
+      expect(error.message).toBe(
+        `Invalid ${input} "${file}": a symbolic link; route-gate never writes through one`
+      )
+    }
+    expect(await readFile(victim, 'utf8')).toBe('export PATH=/usr/bin\n')
+    expect((await stat(victim)).mode & 0o777).toBe(0o644)
+    expect(existsSync(path.join(dir, 'not-yet'))).toBe(false)
+  })
+
+  it('a replaced 0644 file ends 0600, and no temporary file is left beside it', async () => {
+    const folder = await mkdtemp(path.join(dir, 'mode-'))
+    const file = path.join(folder, 'report.json')
+    await writeFile(file, 'old', { mode: 0o644 })
+    await writeUserFile(file, '{"new":true}', 'report-file')
+    expect(await readFile(file, 'utf8')).toBe('{"new":true}')
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
+    expect(await readdir(folder)).toEqual(['report.json'])
+  })
+
+  it('a relative path whose folder resolves outside the workspace is refused', async () => {
+    await symlink(dir, path.join(workspace, 'out-dir'))
+    for (const relative of ['out-dir/report.json', '../escaped.json']) {
+      const error = await failure(() => writeUserFile(relative, '{}', 'report-file', workspace))
+      expect(error).toBeInstanceOf(InputError)
+      expect(error.message).toMatch(
+        new RegExp(
+          `^Invalid report-file "${relative.replace('.', '\\.')}": its folder resolves to .*, outside the workspace`
+        )
+      )
+    }
+    expect(existsSync(path.join(dir, 'report.json'))).toBe(false)
+    expect(existsSync(path.join(dir, 'escaped.json'))).toBe(false)
+    await mkdir(path.join(workspace, 'out'))
+    await writeUserFile('out/report.json', '{}', 'report-file', workspace)
+    expect(await readFile(path.join(workspace, 'out', 'report.json'), 'utf8')).toBe('{}')
   })
 
   it('replaces a regular file whole', async () => {
