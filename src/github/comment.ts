@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import type { Report } from '../model/types.ts'
 import { renderPullRequestComment } from '../report/comment.ts'
 import { call, type Octokit, type Repo } from './client.ts'
-import { trustOf } from './trust.ts'
+import { trustOf, type Authored } from './trust.ts'
 
 const PERMISSION = 'pull-requests: write'
 const BODY_MAX_BYTES = 65_000
@@ -39,8 +39,7 @@ export async function upsertPullRequestComment(
   )
   // the marker opens the body; quoted anywhere else (cluster text) it marks nothing
   const marked = comments.filter((c) => (c.body ?? '').startsWith(marker))
-  const trust = marked.length > 0 ? await trustOf(octokit, options.appLogin) : undefined
-  const existing = trust && marked.find(trust)
+  const existing = await firstTrusted(octokit, repo, marked, options.appLogin)
   if (existing !== undefined) {
     const { data } = await call(
       `update comment ${existing.id} on pull request #${pullNumber}`,
@@ -53,4 +52,17 @@ export async function upsertPullRequestComment(
     octokit.rest.issues.createComment({ ...repo, issue_number: pullNumber, body })
   )
   return { id: data.id, url: data.html_url, action: 'created' }
+}
+
+/** The first of the marked comments that a trusted account wrote; GitHub is asked only if needed. */
+async function firstTrusted<T extends Authored>(
+  octokit: Octokit,
+  repo: Repo,
+  marked: T[],
+  appLogin: string | undefined
+): Promise<T | undefined> {
+  if (marked.length === 0) return undefined
+  const trust = await trustOf(octokit, repo, appLogin)
+  for (const comment of marked) if (await trust(comment)) return comment
+  return undefined
 }

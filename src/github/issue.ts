@@ -7,7 +7,7 @@ import type { Report } from '../model/types.ts'
 import { issueTitle, renderChangeComment, renderIssueBody } from '../report/issue.ts'
 import { call, type Octokit, type Repo } from './client.ts'
 import { decodeState, encodeState } from './state.ts'
-import { trustOf, type Trust } from './trust.ts'
+import { trusted, trustOf, type Trust } from './trust.ts'
 
 export const ISSUE_LABEL = 'route-gate'
 const PERMISSION = 'issues: write'
@@ -169,10 +169,10 @@ export class IssueTracker {
       (i) => i.pull_request === undefined && (i.body ?? '').startsWith(marker)
     )
     if (marked.length === 0) return undefined
-    this.trust ??= await trustOf(this.octokit, this.appLogin)
-    const trust = this.trust
-    this.strangers = marked.filter((i) => !trust(i))
-    const ours = marked.filter(trust).map(toIssue)
+    this.trust ??= await trustOf(this.octokit, this.repo, this.appLogin)
+    const adopted = await trusted(marked, this.trust)
+    this.strangers = marked.filter((i) => !adopted.includes(i))
+    const ours = adopted.map(toIssue)
     const open = ours.filter((i) => i.state === 'open').sort((a, b) => a.number - b.number)
     const closed = ours.filter((i) => i.state === 'closed').sort((a, b) => b.number - a.number)
     return open[0] ?? closed[0]

@@ -72,6 +72,11 @@ export class FakeGitHub {
    * that writes as this bot account.
    */
   installation: { login: string; id: number } | undefined = undefined
+  /**
+   * Repository permission by login (lowercase), as GET .../collaborators/{username}/permission
+   * answers it; an account not listed is no collaborator (404).
+   */
+  readonly permissions = new Map<string, 'admin' | 'write' | 'read' | 'none'>()
   private failures: Failure[] = []
   private nextId = 1000
   private nextNumber = 1
@@ -126,7 +131,8 @@ export class FakeGitHub {
 
   /** Requests other than reads. */
   writes(): RecordedRequest[] {
-    return this.requests.filter((r) => r.method !== 'GET')
+    // a GraphQL query is a POST that changes nothing
+    return this.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql')
   }
 
   private author(): { login: string; id: number; type: 'Bot' | 'User' } {
@@ -225,11 +231,10 @@ export class FakeGitHub {
     const failure = this.failures.findIndex((f) => f.match === undefined || f.match.test(signature))
     if (failure >= 0) {
       const [f] = this.failures.splice(failure, 1)
-      send(
-        f!.status,
-        { message: f!.message, documentation_url: 'https://docs.github.com/rest' },
-        f!.headers
-      )
+      const body = { message: f!.message, documentation_url: 'https://docs.github.com/rest' }
+      // GraphQL is outside the REST description the answers are judged against
+      if (request.path === '/graphql') this.answer(res, f!.status, body, f!.headers)
+      else send(f!.status, body, f!.headers)
       return
     }
     if (request.method === 'GET' && request.path === '/user') {
@@ -252,6 +257,10 @@ export class FakeGitHub {
           updated_at: '2020-01-01T00:00:00Z'
         })
       } else send(403, { message: 'Resource not accessible by integration' })
+      return
+    }
+    if (request.method === 'POST' && request.path === '/graphql') {
+      this.graphql(request, res)
       return
     }
     if (request.method === 'GET' && request.path === '/search/issues') {
@@ -327,6 +336,16 @@ export class FakeGitHub {
       this.comments.push(comment)
       issue.comments += 1
       send(201, this.commentJson(comment))
+    } else if ((match = /^GET \/collaborators\/([^/]+)\/permission$/.exec(route))) {
+      const login = decodeURIComponent(match[1]!)
+      const permission = this.permissions.get(login.toLowerCase())
+      if (permission === undefined) return send(404, { message: 'Not Found' })
+      const role = { admin: 'admin', write: 'write', read: 'read', none: 'none' }[permission]
+      send(200, {
+        permission,
+        role_name: role,
+        user: { ...this.userJson({ login, id: 4242, type: 'User' }), role_name: role }
+      })
     } else if ((match = /^PATCH \/issues\/comments\/(\d+)$/.exec(route))) {
       const comment = this.comments.find((c) => c.id === Number(match![1]))
       if (!comment) return send(404, { message: 'Not Found' })
@@ -336,6 +355,31 @@ export class FakeGitHub {
     } else {
       send(404, { message: 'Not Found' })
     }
+  }
+
+  /**
+   * GitHub's GraphQL API, which the REST description does not cover: only the one query route-gate
+   * sends is answered (any other is a contract problem), with the account the token writes as.
+   */
+  private graphql(request: RecordedRequest, res: ServerResponse): void {
+    const query = String(request.body?.query ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+    if (query !== 'query { viewer { login } }') {
+      this.contractProblems.push(`POST /graphql: a query the fake does not know: ${query}`)
+    }
+    this.operations.push('graphql/viewer')
+    this.answer(res, 200, { data: { viewer: { login: this.author().login } } })
+  }
+
+  private answer(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {}
+  ): void {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    res.end(JSON.stringify(body))
   }
 
   /** Pages as GitHub does: per_page and page, with a Link header to the next page. */
@@ -367,8 +411,7 @@ export class FakeGitHub {
     const verdict = checkExchange({ ...request, status, response: body })
     if (verdict.operation !== undefined) this.operations.push(verdict.operation)
     this.contractProblems.push(...verdict.problems)
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-    res.end(JSON.stringify(body))
+    this.answer(res, status, body, headers)
   }
 
   /** Enough of the search syntax for route-gate's query: repo:, is:issue and a quoted in:title phrase. */

@@ -69,6 +69,34 @@ describe('the pull request comment', () => {
     expect(github.comments[0]!.body).toContain('forged')
   })
 
+  it("never edits an org member's comment with the marker, only a repository writer's", async () => {
+    const marked = (id: number, login: string) => ({
+      id,
+      issue_number: 7,
+      body: `${commentMarker('deploy / routes')}\nplanted by ${login}`,
+      created_at: '2026-12-01T00:00:00Z',
+      updated_at: '2026-12-01T00:00:00Z',
+      user: { login, id, type: 'User' as const },
+      author_association: 'MEMBER'
+    })
+    github.comments.push(marked(903, 'member'))
+    github.permissions.set('member', 'read')
+    await commentOnPullRequest(settings, gateReport([route('web', 'failed')]), env, logger)
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/shop/issues/7/comments'
+    ])
+    expect(github.comments.find((c) => c.id === 903)!.body).toContain('planted by member')
+
+    github.comments.length = 0
+    github.comments.push(marked(904, 'maintainer'))
+    github.permissions.set('maintainer', 'write')
+    github.requests.length = 0
+    await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PATCH /repos/acme/shop/issues/comments/904'
+    ])
+  })
+
   it("never edits another bot's comment, nor one that quotes the marker after its start", async () => {
     const marker = commentMarker('deploy / routes')
     github.comments.push(
@@ -116,8 +144,9 @@ describe('the pull request comment', () => {
     await commentOnPullRequest(settings, gateReport([route('web', 'ready')]), env, logger)
     expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /repos/acme/shop/issues/7/comments',
-      // whose comment it is: the workflow's token is refused /user and writes as github-actions[bot]
+      // whose comment it is: the workflow's token is refused /user; GraphQL's viewer names its bot
       'GET /user',
+      'POST /graphql',
       `PATCH /repos/acme/shop/issues/comments/${first.id}`
     ])
     expect(github.comments).toHaveLength(1)

@@ -84,6 +84,7 @@ describe("route-gate's GitHub requests", () => {
     expect(github.comments.filter((c) => c.body.includes('route-gate'))).toHaveLength(1)
     expect(github.contractProblems).toEqual([])
     expect([...new Set(github.operations)].sort()).toEqual([
+      'graphql/viewer',
       'issues/create',
       'issues/create-comment',
       'issues/list-comments',

@@ -8,6 +8,7 @@ import {
   type Tracking
 } from '../../../src/github/conversations.ts'
 import { issueMarker } from '../../../src/github/issue.ts'
+import { MAX_PERMISSION_LOOKUPS } from '../../../src/github/trust.ts'
 import { decodeState, encodeState } from '../../../src/github/state.ts'
 import { parseSettings } from '../../../src/inputs/parse.ts'
 import type { Settings } from '../../../src/inputs/settings.ts'
@@ -48,8 +49,7 @@ async function monitorRun(routes: RouteResult[]): Promise<{ report: Report; erro
   return { report, error }
 }
 
-const signatures = () =>
-  github.requests.map((r) => `${r.method} ${r.path}`).filter((s) => !s.startsWith('GET'))
+const signatures = () => github.writes().map((r) => `${r.method} ${r.path}`)
 
 describe('the tracking issue', () => {
   it('is created on the first run, with a marker, the state and the failing Routes', async () => {
@@ -189,6 +189,58 @@ describe('the tracking issue', () => {
     expect(github.issues).toHaveLength(2)
   })
 
+  it('never adopts an org member or a read-only collaborator; adopts a writer', async () => {
+    const planted = (login: string, association: string, number: number) =>
+      github.addIssue({
+        title: 'route-gate: failing Routes on cluster prod-eu',
+        labels: [{ id: 1, name: 'route-gate' }],
+        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
+        user: { login, id: 700 + number, type: 'User' },
+        author_association: association
+      })
+    planted('org-member', 'MEMBER', 1)
+    planted('reader', 'COLLABORATOR', 2)
+    github.permissions.set('org-member', 'read')
+    github.permissions.set('reader', 'read')
+    // the member's and the reader's issues claim web was ready: adopting either hides the failure
+    let run = await monitorRun([route('web', 'failed')])
+    expect(run.report.transitions).toEqual([])
+    expect(github.issues).toHaveLength(3)
+    expect(github.issues.slice(0, 2).map((i) => i.body)).not.toContainEqual(
+      expect.stringContaining('failed')
+    )
+    expect(github.requests.map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        '/repos/acme/shop/collaborators/org-member/permission',
+        '/repos/acme/shop/collaborators/reader/permission'
+      ])
+    )
+    expect(github.contractProblems).toEqual([])
+
+    github.issues.splice(2)
+    github.permissions.set('reader', 'write')
+    run = await monitorRun([route('web', 'failed')])
+    expect(run.report.transitions).toEqual([
+      { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+    ])
+    expect(github.issues).toHaveLength(2)
+  })
+
+  it('asks the permission of at most a bounded number of authors', async () => {
+    for (let i = 0; i < MAX_PERMISSION_LOOKUPS + 10; i++) {
+      github.addIssue({
+        title: 'route-gate: failing Routes on cluster prod-eu',
+        labels: [{ id: 1, name: 'route-gate' }],
+        body: issueMarker('prod-eu'),
+        user: { login: `user-${i}`, id: 800 + i, type: 'User' },
+        author_association: 'CONTRIBUTOR'
+      })
+    }
+    await monitorRun([route('web', 'failed')])
+    const asked = github.requests.filter((r) => r.path.endsWith('/permission'))
+    expect(asked).toHaveLength(MAX_PERMISSION_LOOKUPS)
+  })
+
   it("adopts what the token's own account wrote, when the token is a user's", async () => {
     github.viewer = { login: 'Deploy-Robot', id: 77, type: 'User' }
     await monitorRun([route('web', 'ready')])
@@ -230,10 +282,36 @@ describe('the tracking issue', () => {
       expect(github.issues).toHaveLength(1)
     })
 
-    it('without it, adopts nothing and says which setting would, naming the bot', async () => {
+    it("without it, GraphQL's viewer names the bot: one issue over two runs", async () => {
+      github.installation = { login: 'route-deployer[bot]', id: 9001 }
+      await appRun(withApp(), [route('web', 'ready')])
+      const { report } = await appRun(withApp(), [route('web', 'failed')])
+      expect(report.transitions).toEqual([
+        { kind: 'HTTPRoute', namespace: 'shop', name: 'web', from: 'ready', to: 'failed' }
+      ])
+      expect(github.issues).toHaveLength(1)
+    })
+
+    it("without it, never trusts github-actions[bot]: any workflow's GITHUB_TOKEN writes as that", async () => {
+      github.installation = { login: 'route-deployer[bot]', id: 9001 }
+      github.addIssue({
+        title: 'route-gate: failing Routes on cluster prod-eu',
+        labels: [{ id: 1, name: 'route-gate' }],
+        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
+        user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+        author_association: 'NONE'
+      })
+      const { report } = await appRun(withApp(), [route('web', 'failed')])
+      expect(report.transitions).toEqual([])
+      expect(github.issues).toHaveLength(2)
+      expect(github.issues[0]!.body).not.toContain('failed')
+    })
+
+    it('when GitHub cannot say whose token it is, adopts nothing and says which setting would', async () => {
       github.installation = { login: 'route-deployer[bot]', id: 9001 }
       await appRun(withApp(), [route('web', 'ready')])
       lines.length = 0
+      github.failNext({ status: 502, message: 'Bad Gateway', match: /^POST \/graphql$/ })
       await appRun(withApp(), [route('web', 'failed')])
       expect(lines).toContain(
         "warning Issue #1 by route-deployer[bot] carries route-gate's marker for cluster prod-eu but is not adopted: route-gate trusts only the token's own account and repository writers. If github-token is that App's installation token, set github-app-login: route-deployer[bot]"
