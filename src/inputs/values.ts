@@ -3,13 +3,12 @@
 // a valid value.
 import { InputError } from '../runtime/errors.ts'
 import { parseRouteKind } from '../model/kinds.ts'
+import { isDnsLabel, isDnsSubdomain } from '../model/names.ts'
 import { ROUTE_KINDS, type RouteKind } from '../model/types.ts'
 import type { StatusRange } from '../probe/rules/answer.ts'
 import { parseCidr, refusedTarget, type Cidr } from '../probe/rules/target-guard.ts'
 import type { RouteRef } from './settings.ts'
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
 const CONDITION_TYPE =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/
 const DURATION_PART = /(\d+)(ms|h|m|s)/g
@@ -92,12 +91,12 @@ export function parseRouteRef(text: string): RouteRef {
   }
   const name = parts[parts.length - 1] ?? ''
   const namespace = parts.length === 3 ? parts[1] : undefined
-  if (namespace !== undefined && !DNS_LABEL.test(namespace)) {
+  if (namespace !== undefined && !isDnsLabel(namespace)) {
     throw new InputError(
       `Invalid routes entry "${text}": namespace "${namespace}" is not a valid namespace name`
     )
   }
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) {
+  if (!isDnsSubdomain(name)) {
     throw new InputError(`Invalid routes entry "${text}": "${name}" is not a valid Route name`)
   }
   return namespace === undefined ? { kind, name } : { kind, namespace, name }
@@ -140,9 +139,7 @@ export function parseGatewayAddress(text: string): string {
   const host = text.trim()
   const bare = host.replace(/^\[(.*)\]$/, '$1')
   const valid =
-    IPV4.test(bare) ||
-    (bare.includes(':') && IPV6.test(bare)) ||
-    (DNS_SUBDOMAIN.test(bare.toLowerCase()) && bare.length <= 253)
+    IPV4.test(bare) || (bare.includes(':') && IPV6.test(bare)) || isDnsSubdomain(bare.toLowerCase())
   if (!valid) {
     throw new InputError(
       `Invalid gateway-address "${text}": use an IP address or a hostname, without scheme or port (each listener's port is used)`
@@ -189,7 +186,7 @@ export function parseStatusRanges(text: string): StatusRange[] {
 }
 
 export function parseNamespace(namespace: string | undefined): string | undefined {
-  if (namespace !== undefined && !DNS_LABEL.test(namespace)) {
+  if (namespace !== undefined && !isDnsLabel(namespace)) {
     throw new InputError(`Invalid namespace "${namespace}": not a valid namespace name`)
   }
   return namespace

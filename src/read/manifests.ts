@@ -13,8 +13,11 @@ import { parseDumpYaml } from './dump-yaml.ts'
 import { InputError } from '../runtime/errors.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from '../model/kinds.ts'
+import { apiLimitError } from '../model/api-limits.ts'
+import { isDns1035Label, isDnsLabel, isDnsSubdomain } from '../model/names.ts'
+import { stripControl, truncate } from '../model/plain-text.ts'
 import { routeShapeError } from '../model/shape.ts'
-import type { KubeObject } from '../model/types.ts'
+import { EXPERIMENTAL_GROUP, GATEWAY_GROUP, type KubeObject } from '../model/types.ts'
 
 /** A document read from a manifest file, with where it came from. */
 export interface ManifestDocument {
@@ -220,15 +223,67 @@ function checkObject(value: unknown, where: string): KubeObject {
     throw new InputError(`${where}: field "metadata.namespace" must be a string`)
   }
   const object = value as KubeObject
-  if (isRouteObject(object)) {
-    const error = routeShapeError(object)
-    if (error) {
-      throw new InputError(
-        `${where} (${object.kind} ${object.metadata.name}): field "${error.field}" ${error.message}`
-      )
-    }
+  checkNames(object, where)
+  // before the shape walk and all of predict's work: a list over its limit is refused at its length
+  const error = apiLimitError(object) ?? (isRouteObject(object) ? routeShapeError(object) : null)
+  if (error) {
+    throw new InputError(
+      `${where} (${object.kind} ${object.metadata.name}): field "${error.field}" ${error.message}`
+    )
   }
   return object
+}
+
+/** A name rule of the API server: the test, and what it asks for, as a refusal says it. */
+interface NameRule {
+  valid: (text: string) => boolean
+  what: string
+}
+
+const CHARACTERS = 'lowercase letters, digits and "-"'
+const LABEL: NameRule = {
+  valid: isDnsLabel,
+  what: `a DNS-1123 label (${CHARACTERS}, starting and ending with a letter or digit, at most 63 characters)`
+}
+const SERVICE_NAME: NameRule = {
+  valid: isDns1035Label,
+  what: `a DNS-1035 label (${CHARACTERS}, starting with a letter, ending with a letter or digit, at most 63 characters)`
+}
+const SUBDOMAIN: NameRule = {
+  valid: isDnsSubdomain,
+  what: 'a DNS-1123 subdomain (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters)'
+}
+
+/** The rule for the name of a kind predict reads; other kinds are the API server's to check. */
+function nameRule(object: KubeObject): NameRule | undefined {
+  const slash = object.apiVersion.indexOf('/')
+  const group = slash === -1 ? '' : object.apiVersion.slice(0, slash)
+  if (group === GATEWAY_GROUP || group === EXPERIMENTAL_GROUP) return SUBDOMAIN
+  if (group !== '') return undefined
+  return object.kind === 'Namespace' ? LABEL : object.kind === 'Service' ? SERVICE_NAME : undefined
+}
+
+/** A refused name as a message shows it: cut first (it may be megabytes), then cleaned, then cut. */
+function shown(text: string): string {
+  return truncate(stripControl(truncate(text, 200)), 80)
+}
+
+/**
+ * Refuses a metadata.name or metadata.namespace the API server would reject, on the objects predict
+ * reads: a pull request's manifest is never applied before predict judges it, so nothing else
+ * would. The refused value is untrusted: shown cleaned, cut and quoted.
+ */
+function checkNames(object: KubeObject, where: string): void {
+  const rule = nameRule(object)
+  if (rule === undefined) return
+  const refuse = (field: string, text: string, { what }: NameRule): never => {
+    throw new InputError(`${where}: field "${field}" ${JSON.stringify(shown(text))} is not ${what}`)
+  }
+  const { name, namespace } = object.metadata
+  if (!rule.valid(name)) refuse('metadata.name', name, rule)
+  if (namespace !== undefined && !LABEL.valid(namespace)) {
+    refuse('metadata.namespace', namespace, LABEL)
+  }
 }
 
 function typeName(value: unknown): string {
