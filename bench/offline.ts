@@ -17,6 +17,7 @@ import { writePredictScale } from './predict-scale.ts'
 import { measureSnapshotScale } from './snapshot-scale.ts'
 import { measureTenantScale } from './tenant-scale.ts'
 import { measureGateEvents } from './gate-events.ts'
+import { measureHostileText } from './hostile-text.ts'
 import { median, type Budget } from './report.ts'
 
 const PREDICT_ROUTES = 5000
@@ -95,9 +96,17 @@ export async function benchOffline(argv: string[], log: (line: string) => void):
     const snapshot = await measureSnapshotScale(home, REPO_ROOT, log)
     const tenants = await measureTenantScale(home, REPO_ROOT, log)
     const events = await measureGateEvents(REPO_ROOT, home, log)
+    const hostile = await measureHostileText(REPO_ROOT, home, log)
     const machine = `Machine: ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.versions.node}; load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after.`
     return [
-      renderBudgets([...offlineBudgets(commands), scale, ...snapshot, ...tenants, events]),
+      renderBudgets([
+        ...offlineBudgets(commands),
+        scale,
+        ...snapshot,
+        ...tenants,
+        events,
+        ...hostile
+      ]),
       '',
       machine
     ].join('\n')

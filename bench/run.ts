@@ -24,6 +24,7 @@ import { benchOffline, measurePredictScale } from './offline.ts'
 import { measureLatency } from './latency.ts'
 import { measureTenantScale } from './tenant-scale.ts'
 import { measureGateEvents } from './gate-events.ts'
+import { measureHostileText } from './hostile-text.ts'
 import { requireGnuTime } from './process.ts'
 import { CountingProxy } from './proxy.ts'
 import {
@@ -202,6 +203,7 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     // the 50,000-Route figures (issue 36): the full run only, as they take minutes
     const tenants = p.mode === 'full' ? await measureTenantScale(work, REPO_ROOT, log) : []
     const events = p.mode === 'full' ? [await measureGateEvents(REPO_ROOT, work, log)] : []
+    const hostile = await measureHostileText(REPO_ROOT, work, log)
     const partial = {
       mode: p.mode,
       startedAt,
@@ -217,7 +219,7 @@ export async function bench(argv: string[], log: (line: string) => void): Promis
     }
     const results: Results = {
       ...partial,
-      budgets: [...checkBudgets(partial), predict, ...tenants, ...events]
+      budgets: [...checkBudgets(partial), predict, ...tenants, ...events, ...hostile]
     }
     await writeFile(p.out, JSON.stringify(results, null, 2) + '\n')
     return results

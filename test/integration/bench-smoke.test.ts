@@ -45,6 +45,8 @@ describe('npm run bench -- --smoke', () => {
       }
     }
     for (const name of [
+      'every escaper on 1 MB of hostile text',
+      'the Action (predict) on a Route named with 1 MB',
       'reaction latency, median',
       'reaction latency, p90',
       'peak RSS of a one-Route'
