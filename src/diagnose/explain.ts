@@ -23,6 +23,7 @@ import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
 import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
 import { explainTerminating } from './terminating.ts'
+import { explainUnpredictable } from './unpredictable.ts'
 import { listing, unique, uniqueSentences } from '../wording/phrasing.ts'
 import type {
   Finding,
@@ -63,6 +64,7 @@ const GATHERERS: Record<string, Gatherer> = {
   Pending: explainConditionGap,
   NoParentRefs: explainNoParentRefs,
   Terminating: explainTerminating,
+  Unpredictable: explainUnpredictable,
   FallBack: explainFallBack,
   ...Object.fromEntries([...CONFLICT_REASONS].map((reason) => [reason, explainConflict]))
 }

@@ -125,7 +125,7 @@ export const SYNTHETIC_REASONS: Record<string, ReasonEntry> = {
     conditions: [],
     title: 'The objects cannot tell what the controller will write',
     remediation:
-      'route-gate predict did not guess: add what the message names to the dump, or apply the change and let route-gate gate judge the status its controller writes.'
+      'route-gate predict did not guess: apply the change and let route-gate gate judge the status its controller writes.'
   },
   ParentUnhealthy: {
     conditions: [],

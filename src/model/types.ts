@@ -118,6 +118,8 @@ export interface Finding {
   severity: Severity
   /** the controller's message, verbatim */
   message?: string
+  /** Unpredictable: the kinds the cluster source would have to list for predict to decide */
+  needs?: string[]
   /** ConditionUnknown: the condition's own reason (e.g. Pending) */
   conditionReason?: string
   /** the controllerName of the status entry it came from, when there was one */

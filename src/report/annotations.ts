@@ -28,7 +28,7 @@ function oneLine(text: string): string {
 function problemLines(where: string, problem: Problem, mode: Mode): string[] {
   const lines = [`${where}: ${problem.title} (${problemReason(problem)})`]
   if (problem.message !== undefined && problem.message.trim() !== '') {
-    lines.push(`  ${messageLabel(mode)}: ${problem.message}`)
+    lines.push(`  ${messageLabel(mode, problem)}: ${problem.message}`)
   }
   lines.push(`  what to do: ${problem.remediation}`)
   return lines

@@ -17,9 +17,13 @@ export { formatDuration } from '../model/plain-text.ts'
 export { formatParentRef } from '../model/parent-ref.ts'
 export { routeId } from '../model/route-id.ts'
 
-/** Who wrote a problem's message: a controller, or predict saying what a controller would write. */
-export function messageLabel(mode: Mode): string {
-  return mode === 'predict' ? 'a controller would write' : 'controller says'
+/**
+ * Who wrote a problem's message: a controller, or predict saying what a controller would write, or,
+ * where predict abstains, why it cannot tell (no controller would write that).
+ */
+export function messageLabel(mode: Mode, problem: Pick<Problem, 'reason'>): string {
+  if (mode !== 'predict') return 'controller says'
+  return problem.reason === 'Unpredictable' ? 'cannot tell' : 'a controller would write'
 }
 
 /** "Accepted=False (NotAllowedByListeners)", "Accepted=True"; "stale" when the controller has not seen the spec. */

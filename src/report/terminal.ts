@@ -3,6 +3,7 @@
 
 import type {
   AnyParentResult,
+  Mode,
   Problem,
   AnyReport,
   AnyRouteResult,
@@ -87,7 +88,7 @@ function safe(text: string): string {
   return safeLogLine(text).replace(/\n/g, ' ')
 }
 
-function problemLines(problem: Problem, indent: string, paint: Palette, voice: string): string[] {
+function problemLines(problem: Problem, indent: string, paint: Palette, mode: Mode): string[] {
   const icon =
     problem.severity === 'warning' ? paint.warning(WARNING_ICON) : paint.failed(ICON.failed)
   const lines = [
@@ -95,7 +96,7 @@ function problemLines(problem: Problem, indent: string, paint: Palette, voice: s
   ]
   const inner = `${indent}  `
   if (problem.message !== undefined && problem.message.trim() !== '') {
-    lines.push(...labeled(paint.dim(`${voice}:`), problem.message, inner))
+    lines.push(...labeled(paint.dim(`${messageLabel(mode, problem)}:`), problem.message, inner))
   }
   lines.push(...labeled(paint.bold('what to do:'), problem.remediation, inner))
   if (problem.evidence !== undefined && problem.evidence.length > 0) {
@@ -111,7 +112,7 @@ function problemLines(problem: Problem, indent: string, paint: Palette, voice: s
   return lines
 }
 
-function parentLines(parent: AnyParentResult, paint: Palette, voice: string): string[] {
+function parentLines(parent: AnyParentResult, paint: Palette, mode: Mode): string[] {
   const warned = parent.verdict === 'ready' && parent.problems.length > 0
   const icon = warned ? paint.warning(WARNING_ICON) : paint[parent.verdict](ICON[parent.verdict])
   const facts = [
@@ -129,11 +130,11 @@ function parentLines(parent: AnyParentResult, paint: Palette, voice: string): st
     `    ${icon} parent ${safe(formatParentRef(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
     ...chain,
     ...(parent.why ?? []).flatMap((why) => labeled(paint.dim('cannot tell:'), why, '        ')),
-    ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint, voice))
+    ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint, mode))
   ]
 }
 
-function routeLines(route: AnyRouteResult, paint: Palette, voice: string): string[] {
+function routeLines(route: AnyRouteResult, paint: Palette, mode: Mode): string[] {
   const problems = route.problems ?? []
   const warned =
     route.verdict === 'ready' &&
@@ -157,8 +158,8 @@ function routeLines(route: AnyRouteResult, paint: Palette, voice: string): strin
   if (route.verdict === 'ready' && !warned) return [head, ...orphanLines]
   return [
     head,
-    ...problems.flatMap((problem) => problemLines(problem, '    ', paint, voice)),
-    ...route.parents.flatMap((parent) => parentLines(parent, paint, voice)),
+    ...problems.flatMap((problem) => problemLines(problem, '    ', paint, mode)),
+    ...route.parents.flatMap((parent) => parentLines(parent, paint, mode)),
     ...orphanLines
   ]
 }
@@ -170,7 +171,7 @@ export function renderText(report: AnyReport, options: { color: boolean }): stri
   const routes = report.routes
     .map((route, index) => ({ route, index }))
     .sort((a, b) => RANK[a.route.verdict] - RANK[b.route.verdict] || a.index - b.index)
-    .flatMap(({ route }) => routeLines(route, paint, messageLabel(report.mode)))
+    .flatMap(({ route }) => routeLines(route, paint, report.mode))
 
   const { counts } = report
   const predicted = report.mode === 'predict' ? ' predicted' : ''
