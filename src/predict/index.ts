@@ -3,12 +3,18 @@
 // Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML),
 // which the caller hands in: predict decides the verdicts, and imports no diagnosis.
 import type { ManifestDocument } from '../read/manifests.ts'
-import { CONFLICT_REASONS, conflictHolders } from '../rules/conflicts.ts'
+import {
+  CONFLICT_REASONS,
+  conflictHolders,
+  conflictsFor,
+  exactHostnames
+} from '../rules/conflicts.ts'
+import { delegatorOf } from '../rules/delegation.ts'
 import { findController, writesReason } from '../rules/controllers.ts'
 import { holderSentence } from '../wording/conflicts.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { isGatewayRef } from '../model/owner.ts'
-import { routeParentRefs } from '../model/route-spec.ts'
+import { routeHostnames, routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,
@@ -113,12 +119,17 @@ function distrust(prediction: ParentPrediction, run: Run): ParentPrediction {
 function contested(route: RouteObject, prediction: ParentPrediction, run: Run): ParentPrediction {
   if (prediction.accepted?.status !== 'True') return prediction
   const controller = findController(prediction.controllerName)
-  const conflictReason = [...CONFLICT_REASONS].find((reason) =>
-    writesReason(controller, undefined, reason)
+  const conflictReason = [...CONFLICT_REASONS].find(
+    (reason) => writesReason(controller, undefined, reason) && conflictsFor(reason, route.kind)
   )
   if (!controller || conflictReason === undefined) return prediction
   const ref = prediction.parentRef
-  const holders = conflictHolders(route, ref, run.objects.routes, 1)
+  const exact = exactHostnames(conflictReason)
+  const own = new Set(routeHostnames(route).map((h) => h.toLowerCase()))
+  // the oldest few that intersect, of which an exact rule keeps those with the very hostname
+  const holders = conflictHolders(route, ref, run.objects.routes, exact ? 32 : 1).filter(
+    (h) => !exact || routeHostnames(h.other).some((host) => own.has(host.toLowerCase()))
+  )
   if (holders.length === 0) return prediction
   const where = `${ref.kind} ${ref.namespace}/${ref.name}`
   return {
@@ -150,10 +161,15 @@ function findingsOf(prediction: ParentPrediction, verdict: PredictVerdict, run: 
       ...controller
     }))
   if (verdict === 'unknown') {
+    const outcomes = [prediction.parent, prediction.accepted, prediction.resolvedRefs]
+    const needs = [
+      ...new Set(outcomes.flatMap((o) => (o?.status === 'Unknown' && o.needs ? [o.needs] : [])))
+    ]
     findings.push({
       reason: 'Unpredictable',
       severity: 'warning',
-      message: whyOf(prediction).join(' ')
+      message: whyOf(prediction).join(' '),
+      ...(needs.length > 0 ? { needs } : {})
     })
   }
   return findings
@@ -193,6 +209,27 @@ function note(prediction: ParentPrediction, run: Run): void {
   }
 }
 
+/**
+ * A Route without parentRefs attaches to nothing, unless another Route delegates to it (kgateway):
+ * then whether it serves is that controller's decision, which predict does not model.
+ */
+function orphanFinding(route: RouteObject, run: Run): Finding {
+  const delegator = delegatorOf(route, run.objects.routes)
+  if (delegator === undefined) {
+    return {
+      reason: 'NoParentRefs',
+      severity: 'error',
+      message: 'The Route attaches to nothing: it has no spec.parentRefs.'
+    }
+  }
+  const { namespace, name } = delegator.metadata
+  return {
+    reason: 'Unpredictable',
+    severity: 'warning',
+    message: `The Route has no spec.parentRefs, but ${delegator.kind} ${namespace}/${name} delegates to it through a backendRef of kind HTTPRoute (route delegation, as kgateway serves it): whether its controller accepts it is not predicted.`
+  }
+}
+
 function predictRoute(
   route: RouteObject,
   source: { file: string; line: number },
@@ -211,18 +248,11 @@ function predictRoute(
     findings: findingsOf(prediction, verdict, run),
     otherControllers: []
   }))
-  const routeFindings: Finding[] =
-    parents.length === 0
-      ? [
-          {
-            reason: 'NoParentRefs',
-            severity: 'error',
-            message: 'The Route attaches to nothing: it has no spec.parentRefs.'
-          }
-        ]
-      : []
+  const orphan = parents.length === 0 ? orphanFinding(route, run) : undefined
+  const routeFindings: Finding[] = orphan ? [orphan] : []
   const verdicts = predictions.map((p) => p.verdict)
-  const verdict = routeFindings.length > 0 ? 'failed' : combine(verdicts)
+  const verdict =
+    orphan === undefined ? combine(verdicts) : orphan.severity === 'error' ? 'failed' : 'unknown'
   const explained = run.explain(
     {
       route,

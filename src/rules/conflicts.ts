@@ -19,6 +19,26 @@ export const CONFLICT_REASONS = new Set([
   'HostnameConflict'
 ])
 
+/**
+ * The Route kinds each conflict reason is written for: Contour's match conflicts on HTTP and gRPC
+ * Routes; NGINX Gateway Fabric's HostnameConflict only on TLSRoutes (route_common.go), and only for
+ * an identical hostname, never an intersecting one.
+ */
+const CONFLICT_KINDS: Record<string, readonly string[]> = {
+  RuleMatchConflict: ['HTTPRoute', 'GRPCRoute'],
+  RuleMatchPartiallyConflict: ['HTTPRoute', 'GRPCRoute'],
+  HostnameConflict: ['TLSRoute']
+}
+const EXACT_HOSTNAME = new Set(['HostnameConflict'])
+
+/** Whether `reason` is written for a Route of this kind. */
+export function conflictsFor(reason: string, kind: string): boolean {
+  return CONFLICT_KINDS[reason]?.includes(kind) ?? false
+}
+
+/** Whether the reason takes the very same hostname on both Routes, not an intersection. */
+export const exactHostnames = (reason: string): boolean => EXACT_HOSTNAME.has(reason)
+
 const sameParent = (a: ParentRef, b: ParentRef): boolean =>
   a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name
 

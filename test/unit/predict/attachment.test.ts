@@ -17,6 +17,7 @@ import {
   service
 } from './fixtures.ts'
 import { expectValidReport } from '../../helpers/schema.ts'
+import { renderText } from '../../../src/report/terminal.ts'
 
 describe('predict: attachment', () => {
   it('predicts ready for a Route the listener admits, with both conditions True and the controller', () => {
@@ -335,6 +336,54 @@ describe('predict: parents that are absent or new', () => {
     expect(onlyParent(report).verdict).toBe('unknown')
     expect(onlyParent(report).controllerName).toBe('gateway.envoyproxy.io/gatewayclass-controller')
     expect(onlyParent(report).why?.join(' ')).toContain('InvalidParameters: bad parametersRef')
+  })
+
+  it('a Route without parentRefs that another Route delegates to is unknown, naming the delegator', () => {
+    const delegate = { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'child' }
+    const parent = httpRoute('app', 'parent', { parentRefs: [EDGE], backendRefs: [delegate] })
+    for (const [cluster, manifests] of [
+      [baseCluster(), [parent, httpRoute('app', 'child', {})]],
+      // the delegating Route already in the cluster, the child new in the pull request
+      [[...baseCluster(), parent], [httpRoute('app', 'child', {})]]
+    ] as const) {
+      const report = run([...cluster], [...manifests])
+      const child = report.routes.find((r) => r.name === 'child')!
+      expect(child.verdict).toBe('unknown')
+      expect(child.problems?.map((p) => p.reason)).toEqual(['Unpredictable'])
+      expect(child.problems?.[0]?.message).toContain('HTTPRoute app/parent delegates to it')
+      // no dump can tell what kgateway decides: nothing to add to it
+      expect(child.problems?.[0]?.remediation).not.toContain('dump')
+      const text = renderText(report, { color: false })
+      expect(text).toMatch(/cannot tell:\s+The Route has no spec\.parentRefs/)
+      expect(text).not.toMatch(/a controller would write:\s+The Route has no spec/)
+      expectValidReport(report)
+    }
+    // `*` delegates to every HTTPRoute of the namespace; another namespace's Route is not a child
+    const wildcard = httpRoute('app', 'parent', {
+      parentRefs: [EDGE],
+      backendRefs: [{ ...delegate, name: '*', namespace: 'team' }]
+    })
+    const report = run(baseCluster(), [
+      wildcard,
+      httpRoute('team', 'any', {}),
+      httpRoute('app', 'other', {})
+    ])
+    expect(report.routes.find((r) => r.name === 'any')?.verdict).toBe('unknown')
+    expect(report.routes.find((r) => r.name === 'other')?.verdict).toBe('failed')
+  })
+
+  it('an unknown for want of a kind says to add that kind to the dump, and only then', () => {
+    const route = httpRoute('app', 'shop', {
+      parentRefs: [EDGE],
+      backendRefs: [{ name: 'api', port: 80 }]
+    })
+    const report = run(baseCluster(), [route], {
+      source: { kind: 'dump', complete: ['GatewayClass', 'Gateway', 'Namespace', 'ReferenceGrant'] }
+    })
+    const problem = onlyParent(report).problems.find((p) => p.reason === 'Unpredictable')
+    expect(problem?.remediation).toContain(
+      'add the Services to the dump (route-gate dump lists them)'
+    )
   })
 
   it('a Route without parentRefs is a definite failure: it attaches to nothing', () => {

@@ -53,6 +53,46 @@ describe('predict and route-to-route conflicts', () => {
     expect(onlyParent(run([...cluster(CONTOUR), held], [route])).verdict).toBe('ready')
   })
 
+  it('NGINX Gateway Fabric: HostnameConflict only between TLSRoutes with the very same hostname', () => {
+    const NGF = 'gateway.nginx.org/nginx-gateway-controller'
+    const tlsCluster = [
+      gatewayClass('eg', NGF),
+      namespace('infra'),
+      namespace('app'),
+      gateway('infra', 'edge', [
+        {
+          name: 'tls',
+          port: 443,
+          protocol: 'TLS',
+          allowedRoutes: { namespaces: { from: 'All' } }
+        }
+      ]),
+      service('app', 'web', [443])
+    ]
+    const tls = (name: string, hostname: string) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'TLSRoute',
+      metadata: { name, namespace: 'app', generation: 1 },
+      spec: {
+        parentRefs: [EDGE],
+        hostnames: [hostname],
+        rules: [{ backendRefs: [{ name: 'web', port: 443 }] }]
+      }
+    })
+    const older = tls('older', 'db.example.com')
+    const same = onlyParent(run([...tlsCluster, older], [tls('new', 'db.example.com')]))
+    expect(same.verdict).toBe('unknown')
+    expect(same.why?.join(' ')).toMatch(/HostnameConflict/)
+    // a wildcard over it intersects, but is not the same hostname: NGF serves both
+    expect(onlyParent(run([...tlsCluster, older], [tls('new', '*.example.com')])).verdict).toBe(
+      'ready'
+    )
+    // and an HTTPRoute under NGF is never held to it
+    const http = [...cluster(NGF), held]
+    const route = httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })
+    expect(onlyParent(run(http, [route])).verdict).toBe('ready')
+  })
+
   it('a controller that writes no conflict reason keeps both Routes ready', () => {
     const report = run(
       [...cluster('gateway.envoyproxy.io/gatewayclass-controller'), held],
