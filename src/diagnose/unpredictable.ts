@@ -2,13 +2,13 @@
 // a kind the dump does not list. A controller's own precedence or an unmodelled feature is not in
 // any dump, and saying "add it to the dump" there sends the reader after nothing.
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { listing } from '../wording/phrasing.ts'
+import { kinds, listing } from '../wording/phrasing.ts'
 
 export function explainUnpredictable(context: DiagnosisContext): Diagnosis {
   const needs = context.finding.needs ?? []
   if (needs.length === 0) return { evidence: [] }
   return {
     evidence: [],
-    remediation: `route-gate predict did not guess: add the ${listing(needs.map((kind) => `${kind}s`))} to the dump (route-gate dump lists them), or apply the change and let route-gate gate judge the status its controller writes.`
+    remediation: `route-gate predict did not guess: add the ${listing(needs.map(kinds))} to the dump (route-gate dump lists them), or apply the change and let route-gate gate judge the status its controller writes.`
   }
 }

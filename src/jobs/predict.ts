@@ -7,7 +7,12 @@ import { readDumpHeader } from '../read/dump-header.ts'
 import { DeadlineError, InputError } from '../runtime/errors.ts'
 import { formatDuration } from '../model/plain-text.ts'
 import type { Settings } from '../inputs/settings.ts'
-import { expandManifestPaths, loadManifests, readManifestFile } from '../read/manifests.ts'
+import {
+  expandManifestPaths,
+  loadManifests,
+  readingFromFile,
+  readManifestFile
+} from '../read/manifests.ts'
 import { predict, type PredictInput } from '../predict/index.ts'
 import type { PredictReport } from '../model/types.ts'
 import { explainRoute } from '../diagnose/explain.ts'
@@ -75,7 +80,11 @@ async function liveSource(settings: Settings, deps: PredictDeps): Promise<Source
  * object it lacks is unknown rather than absent: what it holds still predicts ready and failed.
  */
 async function dumpSource(entry: string, cwd: string): Promise<Source> {
-  const files = await expandManifestPaths([entry], cwd)
+  return readingFromFile(() => readDumpSource(entry, cwd))
+}
+
+async function readDumpSource(entry: string, cwd: string): Promise<Source> {
+  const files = await expandManifestPaths([entry], cwd, 'from-file')
   const cluster: ManifestDocument[] = []
   let header: ReturnType<typeof readDumpHeader>
   for (const file of files) {

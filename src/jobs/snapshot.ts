@@ -7,7 +7,7 @@ import { explainMissingRoute } from '../diagnose/missing.ts'
 import { InputError } from '../runtime/errors.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { selectorTerms } from '../inputs/values.ts'
-import { expandManifestPaths, loadManifests } from '../read/manifests.ts'
+import { expandManifestPaths, loadManifests, readingFromFile } from '../read/manifests.ts'
 import { evaluateRoute } from '../model/evaluate.ts'
 import { isRouteObject } from '../model/kinds.ts'
 import { isListenerSetRef } from '../model/owner.ts'
@@ -111,7 +111,9 @@ export function matchesSelector(labels: Record<string, string>, selector: string
 export async function runSnapshot(settings: Settings, cwd: string): Promise<Report> {
   const file = settings.fromFile
   if (file === undefined) throw new InputError('from-file is required for a snapshot')
-  const docs = await loadManifests(await expandManifestPaths([file], cwd), cwd)
+  const docs = await readingFromFile(async () =>
+    loadManifests(await expandManifestPaths([file], cwd, 'from-file'), cwd)
+  )
   const { routes, world, missing } = splitDump(docs, settings)
   if (routes.length === 0 && settings.routes.length === 0) {
     throw new InputError(

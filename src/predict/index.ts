@@ -13,7 +13,6 @@ import { delegatorOf } from '../rules/delegation.ts'
 import { findController, writesReason } from '../rules/controllers.ts'
 import { holderSentence } from '../wording/conflicts.ts'
 import type { Settings } from '../inputs/settings.ts'
-import { isGatewayRef } from '../model/owner.ts'
 import { routeHostnames, routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
 import type {
@@ -188,13 +187,6 @@ function combine(verdicts: PredictVerdict[]): PredictVerdict {
 }
 
 function note(prediction: ParentPrediction, run: Run): void {
-  const ref = prediction.parentRef
-  const gateway = `${ref.namespace}/${ref.name}`
-  if (isGatewayRef(ref) && run.newGateways.has(gateway)) {
-    run.notes.add(
-      `Gateway ${gateway} is new in the manifests: it is predicted from its spec, and no controller has seen it yet.`
-    )
-  }
   if (prediction.controllerName === TRAEFIK && prediction.resolvedRefs?.status === 'True') {
     run.notes.add(
       'Traefik writes ResolvedRefs=False (BackendNotFound) for a Service without EndpointSlices; the cluster source does not say whether the Services of its Routes have ready endpoints, so their ready is predicted from the Service alone.'

@@ -21,7 +21,7 @@ import type { BackendRef } from '../model/route-spec.ts'
 import { checkSelector } from '../rules/selectors.ts'
 import { admissionWhy } from '../wording/admission.ts'
 import { describeListener } from '../wording/objects.ts'
-import { listing } from '../wording/phrasing.ts'
+import { kinds, listing } from '../wording/phrasing.ts'
 import {
   conditionOf,
   conditionsOf,
@@ -80,7 +80,7 @@ const unknown = (why: string, needs?: NeededKind): Extract<Outcome, { status: 'U
 
 /** What to add to a dump for a kind it lacks. */
 export function addToDump(kind: NeededKind): string {
-  return `the cluster source holds no complete list of ${kind}s: add them to the dump (route-gate dump lists them)`
+  return `the cluster source holds no complete list of ${kinds(kind)}: add them to the dump (route-gate dump lists them)`
 }
 
 /** A parent no controller will write status for (absent), or one predict cannot judge. */

@@ -50,7 +50,15 @@ const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json'])
 /** The manifests entry (and from-file) that reads standard input: `helm template … | route-gate …` */
 export const STDIN = '-'
 
-export async function expandManifestPaths(entries: string[], cwd: string): Promise<string[]> {
+/**
+ * Every file the entries name. `input` is the setting they came from, as an error names it:
+ * `manifests entry` or `from-file`.
+ */
+export async function expandManifestPaths(
+  entries: string[],
+  cwd: string,
+  input = 'manifests entry'
+): Promise<string[]> {
   const files: string[] = []
   const workspace = await realpath(cwd).catch(() => path.resolve(cwd))
   for (const entry of entries) {
@@ -67,19 +75,17 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
         if (MANIFEST_EXTENSIONS.has(path.extname(f))) found.push(path.join(absolute, f))
       }
       if (found.length === 0) {
-        throw new InputError(
-          `manifests entry "${entry}": the directory has no .yaml, .yml or .json file`
-        )
+        throw new InputError(`${input} "${entry}": the directory has no .yaml, .yml or .json file`)
       }
     } else if (info !== undefined) {
       found = [absolute]
     } else {
       found = []
       for (const f of await glob(entry, cwd)) found.push(path.resolve(cwd, f))
-      if (found.length === 0) throw new InputError(`manifests entry "${entry}": no such file`)
+      if (found.length === 0) throw new InputError(`${input} "${entry}": no such file`)
     }
     if (!path.isAbsolute(entry)) {
-      for (const file of found) await insideWorkspace(file, workspace, entry, cwd)
+      for (const file of found) await insideWorkspace(file, workspace, `${input} "${entry}"`, cwd)
     }
     files.push(...found.sort())
   }
@@ -89,15 +95,27 @@ export async function expandManifestPaths(entries: string[], cwd: string): Promi
 async function insideWorkspace(
   file: string,
   workspace: string,
-  entry: string,
+  named: string,
   cwd: string
 ): Promise<void> {
   const real = await realpath(file).catch(() => file)
   const relative = path.relative(workspace, real)
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
     throw new InputError(
-      `manifests entry "${entry}": ${displayPath(file, cwd)} resolves to ${real}, outside the workspace ${cwd}; give an absolute path to read a file outside it`
+      `${named}: ${displayPath(file, cwd)} resolves to ${real}, outside the workspace ${cwd}; give an absolute path to read a file outside it`
     )
+  }
+}
+
+/** Runs the reading of a `from-file` dump, so that a bad document in it is said to be there. */
+export async function readingFromFile<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof InputError && !error.message.startsWith('from-file')) {
+      throw new InputError(`from-file ${error.message}`)
+    }
+    throw error
   }
 }
 

@@ -129,7 +129,13 @@ function parentLines(parent: AnyParentResult, paint: Palette, mode: Mode): strin
   return [
     `    ${icon} parent ${safe(formatParentRef(parent.parentRef))}  ${paint[parent.verdict](parent.verdict)}  ${paint.dim(facts.join(' · '))}`,
     ...chain,
-    ...(parent.why ?? []).flatMap((why) => labeled(paint.dim('cannot tell:'), why, '        ')),
+    // a why the Unpredictable problem below already says is not said twice
+    ...(parent.why ?? [])
+      .filter(
+        (why) =>
+          !parent.problems.some((p) => p.reason === 'Unpredictable' && p.message?.includes(why))
+      )
+      .flatMap((why) => labeled(paint.dim('cannot tell:'), why, '        ')),
     ...parent.problems.flatMap((problem) => problemLines(problem, '        ', paint, mode))
   ]
 }

@@ -37,3 +37,8 @@ export function capitalize(text: string): string {
 export function uniqueSentences(text: string): string {
   return unique(text.split(/(?<=[.!?])\s+(?=[A-Z])/)).join(' ')
 }
+
+/** A kind in the plural, as a sentence names a list of them: Services, GatewayClasses. */
+export function kinds(kind: string): string {
+  return kind.endsWith('s') ? `${kind}es` : `${kind}s`
+}

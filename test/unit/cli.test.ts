@@ -261,9 +261,20 @@ describe('usage and errors', () => {
       ['check', '--routes', 'httproute/web', '--timeout', '5 minutes'],
       'route-gate: Invalid timeout "5 minutes": use a duration like 90s, 5m or 1h'
     ],
+    [['check', '--from-file', 'nope.yaml'], 'route-gate: from-file "nope.yaml": no such file'],
     [
-      ['check', '--from-file', 'nope.yaml'],
-      'route-gate: manifests entry "nope.yaml": no such file'
+      ['predict', '--manifests', 'examples/pull-request/canary.yaml', '--from-file', 'nope.yaml'],
+      'route-gate: from-file "nope.yaml": no such file'
+    ],
+    [
+      [
+        'predict',
+        '--manifests',
+        'examples/pull-request/canary.yaml',
+        '--from-file',
+        'package.json'
+      ],
+      'route-gate: from-file package.json document 1: field "apiVersion" is missing or not a string'
     ],
     [['check', '--timeout'], 'route-gate: Flag --timeout needs a value']
   ])('%j exits 2 with one clear line', async (args, message) => {

@@ -312,7 +312,10 @@ describe('predict: parents that are absent or new', () => {
     ])
     expect(onlyParent(report).verdict).toBe('ready')
     expect(report.prediction.newGateways).toEqual(['infra/edge'])
-    expect(report.notes?.join(' ')).toContain('no controller has seen it yet')
+    // said once, from the prediction's own list, however many Routes attach to it
+    const text = renderText(report, { color: false })
+    expect(text.match(/Gateway infra\/edge is new in the manifests/g)).toHaveLength(1)
+    expect(text).toContain('no controller has seen it yet')
   })
 
   it('a Gateway its controller did not accept leaves the Route unknown, naming the reason', () => {
