@@ -191,7 +191,7 @@ export const INPUTS: InputSpec[] = [
   {
     name: 'github-app-login',
     description:
-      "The account github-token writes as when it is a GitHub App's installation token, e.g. `my-deployer[bot]`: GitHub does not tell an installation token its own account, and route-gate adopts only the tracking issue and comment that the token's account (or a repository writer) wrote.",
+      "The account github-token writes as when it is a GitHub App's installation token, e.g. `my-deployer[bot]`; without it, GitHub's GraphQL viewer is asked. route-gate adopts only the tracking issue and comment that the token's account, or an account with write permission on the repository, wrote.",
     actionOnly: true
   },
   {
