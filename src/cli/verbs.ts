@@ -23,6 +23,8 @@ export interface Verb {
   takes: (input: string) => boolean
   /** flag names that mean another input for this verb (dump's -o is a file, not a format) */
   renames?: Record<string, string>
+  /** what its verdicts mean, when they are not the gate's */
+  verdicts?: string
 }
 
 const MONITOR_ONLY = new Set(['fail-on', 'watch-duration', 'previous', 'state-out'])
@@ -94,7 +96,14 @@ export const VERBS: Verb[] = [
     ],
     command: 'predict',
     apply: false,
-    takes: (input) => PREDICT_FLAGS.has(input)
+    takes: (input) => PREDICT_FLAGS.has(input),
+    verdicts: `Verdicts, per parent and then per Route:
+  ready    the objects show every --conditions True: the parent is attached and its backends resolve.
+  failed   the objects decide a condition False (a listener that refuses the Route, a missing
+           Service or port, a ReferenceGrant not given); exit 1.
+  unknown  the objects cannot tell: a kind the dump does not list, a Gateway its controller has not
+           accepted, a controller's own precedence. The why says what. Exit 0, as nothing is known
+           to be wrong; --strict fails it, exit 1.`
   },
   {
     name: 'dump',
@@ -297,7 +306,7 @@ ${flagHelp(
   CLI_INPUTS.filter((i) => verb.takes(i.name)),
   verb.renames
 )}
-
+${verb.verdicts === undefined ? '' : `\n${verb.verdicts}\n`}
 ${EXIT_CODES}
 `
 }

@@ -176,6 +176,16 @@ describe('usage and errors', () => {
     for (const flag of flags.lacks) expect(listed).not.toContain(flag)
   })
 
+  it('predict --help says what ready, failed and unknown mean and what --strict does to unknown', async () => {
+    const { code, stdout } = await runCli(['predict', '--help'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^ {2}ready {4}the objects show every --conditions True/m)
+    expect(stdout).toMatch(/^ {2}failed {3}the objects decide a condition False/m)
+    expect(stdout).toMatch(/^ {2}unknown {2}the objects cannot tell/m)
+    expect(stdout).toContain('--strict fails it, exit 1')
+    expect((await runCli(['check', '--help'])).stdout).not.toContain('the objects cannot tell')
+  })
+
   it('reads a dump from stdin, takes kubectl short flags, and prints YAML with -o yaml', async () => {
     const { readFile } = await import('node:fs/promises')
     const dump = await readFile(EXAMPLE, 'utf8')
