@@ -28,6 +28,7 @@ import {
   controllerNameOf,
   gatewayClassNameOf,
   listenersOf,
+  listenerStatusesOf,
   namespaceLabels
 } from '../rules/world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
@@ -398,6 +399,25 @@ function predictResolvedRefs(
   return ready('ResolvedRefs', 'Every backendRef resolves.')
 }
 
+/**
+ * A Gateway refused as ListenersNotValid, where every listener the parentRef selects is itself
+ * refused in the Gateway's status: those listeners admit nothing, which the listener rules predict
+ * (Traefik writes NotAllowedByListeners there). A listener the status does not refuse, on a Gateway
+ * refused as a whole, is the controller's to judge.
+ */
+function onlyRefusedListeners(accepted: Condition, parent: Parent, ref: ParentRef): boolean {
+  if (accepted.reason !== 'ListenersNotValid') return false
+  const selected = selectListeners(listenersOf(parent.holder), ref)
+  const statuses = listenerStatusesOf(parent.holder)
+  return (
+    selected.length > 0 &&
+    selected.every((l) => {
+      const status = statuses.find((s) => s.name === l.name)
+      return status !== undefined && conditionOf(status.conditions, 'Accepted')?.status === 'False'
+    })
+  )
+}
+
 export function predictParent(
   route: RouteObject,
   ref: ParentRef,
@@ -410,7 +430,7 @@ export function predictParent(
   if (!('controllerName' in owner)) return { ...prediction, parent: owner }
   prediction.controllerName = owner.controllerName
   const gatewayAccepted = conditionOf(conditionsOf(parent.gateway.status), 'Accepted')
-  if (gatewayAccepted?.status === 'False') {
+  if (gatewayAccepted?.status === 'False' && !onlyRefusedListeners(gatewayAccepted, parent, ref)) {
     // what a controller writes on the Routes of a Gateway it refused varies (Contour: InvalidGateway)
     return {
       ...prediction,

@@ -6,6 +6,9 @@
 // the controller wrote: the refused listener, its controller and reason in the title, the fix for
 // that reason first, and never "use a controller that supports". Every expectation is read from the
 // status the controllers wrote, waited for at the generation they observed.
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { ParentResult, Problem, Report } from '../../src/model/types.ts'
@@ -175,23 +178,48 @@ function refusalOf(status: ListenerStatus): RouteStatusCondition | undefined {
     .find((c) => c?.status === 'False' && c.reason !== 'Pending')
 }
 
+type RouteParent = { namespace: string; name: string; sectionName?: string }
+
+function routeYaml(ns: string, parentRef: RouteParent): string {
+  return `apiVersion: ${GATEWAY_GROUP}/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: ${ns}}
+spec:
+  parentRefs: [${JSON.stringify({ group: GATEWAY_GROUP, kind: 'Gateway', ...parentRef })}]
+  hostnames: [${testHostname(ns)}]
+  rules: [{backendRefs: [{name: web, port: 8080}]}]
+`
+}
+
+/**
+ * `route-gate predict` of the Route's manifest against a `route-gate dump` of this moment: the
+ * pull request's view, where the Route's own status is not evidence.
+ */
+async function predictFromDump(
+  ns: string,
+  parentRef: RouteParent
+): Promise<ParentResult | undefined> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-refused-predict-'))
+  const kubeconfig = clusterEnv().kubeconfig
+  const dumped = await runCli(['dump', '-o', 'dump.yaml', '--kubeconfig', kubeconfig], { cwd: dir })
+  expect(dumped.code, dumped.stderr).toBe(0)
+  await writeFile(path.join(dir, 'route.yaml'), routeYaml(ns, parentRef))
+  const predicted = await runCli(
+    ['predict', '--manifests', 'route.yaml', '--from-file', 'dump.yaml', '-o', 'json'],
+    { cwd: dir }
+  )
+  const report = JSON.parse(predicted.stdout) as Report
+  expectValidReport(report)
+  return report.routes[0]?.parents[0]
+}
+
 /** An HTTPRoute `web` in `ns` to the Gateway `parentRef` names, with a hostname of its own. */
 async function applyRoute(
   ns: string,
   parentRef: { namespace: string; name: string; sectionName?: string },
   undo: ReturnType<typeof cleanup>
 ): Promise<void> {
-  await applyYaml(
-    `apiVersion: ${GATEWAY_GROUP}/v1
-kind: HTTPRoute
-metadata: {name: web}
-spec:
-  parentRefs: [${JSON.stringify({ group: GATEWAY_GROUP, kind: 'Gateway', ...parentRef })}]
-  hostnames: [${testHostname(ns)}]
-  rules: [{backendRefs: [{name: web, port: 8080}]}]
-`,
-    ns
-  )
+  await applyYaml(routeYaml(ns, parentRef), ns)
   undo(() =>
     kube().custom.deleteNamespacedCustomObject({
       group: GATEWAY_GROUP,
@@ -304,7 +332,23 @@ describe("one listener on a port Traefik has no entryPoint for (Contour's http: 
     const gateway = await waitForGateway(ns, 'edge', listenersWritten)
     const refusal = refusalOf(listenerStatus(gateway, listener.name))
     expect(refusal, JSON.stringify(gateway.status)).toBeDefined()
-    await waitForEntry(ns, 'traefik', 'edge')
+    const written = await waitForEntry(ns, 'traefik', 'edge')
+
+    // predict, from a dump of this moment, says what Traefik wrote: the refused listener admits nothing
+    const predicted = await predictFromDump(ns, {
+      namespace: ns,
+      name: 'edge',
+      sectionName: listener.name
+    })
+    const context = JSON.stringify({ predicted, written })
+    expect(predicted?.verdict, context).toBe('failed')
+    expect(conditionOf(predicted?.conditions, 'Accepted'), context).toMatchObject({
+      status: conditionOf(written.conditions, 'Accepted')?.status,
+      reason: conditionOf(written.conditions, 'Accepted')?.reason
+    })
+    expect(conditionOf(predicted?.conditions, 'ResolvedRefs')?.status, context).toBe(
+      conditionOf(written.conditions, 'ResolvedRefs')?.status
+    )
 
     const { result, parent } = await check(ns, '3s')
     expect(result.code, result.stderr).toBe(1)

@@ -318,6 +318,70 @@ describe('predict: parents that are absent or new', () => {
     expect(text).toContain('no controller has seen it yet')
   })
 
+  it('a Gateway of refused listeners (Traefik: ListenersNotValid, PortUnavailable) admits nothing', () => {
+    const refusedListener = (name: string) => ({
+      name,
+      attachedRoutes: 0,
+      supportedKinds: [],
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'False',
+          reason: 'PortUnavailable',
+          message: 'Cannot find entryPoint for Gateway: no matching entryPoint for port 80'
+        }
+      ]
+    })
+    const status = (listeners: unknown[]) => ({
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'False',
+          reason: 'ListenersNotValid',
+          message: 'All Listeners must be valid'
+        }
+      ],
+      listeners
+    })
+    const listeners = [
+      { name: 'http', allowedRoutes: { namespaces: { from: 'All' } } },
+      { name: 'admin', port: 8080, allowedRoutes: { namespaces: { from: 'All' } } }
+    ]
+    const cluster = (listenerStatus: unknown[]) => [
+      gatewayClass('eg', TRAEFIK),
+      namespace('infra'),
+      namespace('app'),
+      gateway('infra', 'edge', listeners, { status: status(listenerStatus) }),
+      service('app', 'web')
+    ]
+    const onHttp = httpRoute('app', 'shop', {
+      parentRefs: [{ ...EDGE, sectionName: 'http' }],
+      backendRefs: [{ name: 'missing', port: 80 }]
+    })
+    const report = run(cluster([refusedListener('http'), refusedListener('admin')]), [onHttp])
+    const parent = onlyParent(report)
+    expect(parent.verdict).toBe('failed')
+    const accepted = parent.conditions?.find((c) => c.type === 'Accepted')
+    expect(accepted).toMatchObject({ status: 'False', reason: 'NotAllowedByListeners' })
+    expect(accepted?.message).toContain('PortUnavailable')
+    // and the backends are predicted as for any parent
+    expect(parent.conditions?.find((c) => c.type === 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'BackendNotFound'
+    })
+    // a selected listener its status does not refuse, on the refused Gateway, stays the controller's
+    const admin = httpRoute('app', 'shop', { parentRefs: [{ ...EDGE, sectionName: 'admin' }] })
+    const open = {
+      name: 'admin',
+      attachedRoutes: 0,
+      supportedKinds: [{ kind: 'HTTPRoute' }],
+      conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted' }]
+    }
+    expect(onlyParent(run(cluster([refusedListener('http'), open]), [admin])).verdict).toBe(
+      'unknown'
+    )
+  })
+
   it('a Gateway its controller did not accept leaves the Route unknown, naming the reason', () => {
     const status = {
       conditions: [
