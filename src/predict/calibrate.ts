@@ -10,6 +10,7 @@ import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 import type { Objects } from './overlay.ts'
 import { predictParent, predictedConditions, verdictOf } from './rules.ts'
 import { routeIdOf } from '../model/route-id.ts'
+import type { FeatureLedger } from './features.ts'
 
 type Written = { verdict: 'ready' | 'failed'; reasons: string[]; label: string }
 
@@ -60,10 +61,19 @@ function writtenVerdict(
       }
 }
 
+/** The entry's Accepted condition. */
+function writtenAccepted(entry: unknown): Condition | undefined {
+  return (arrayField(entry, 'conditions') ?? [])
+    .flatMap((raw) => parseCondition(raw) ?? [])
+    .find((c) => c.type === 'Accepted')
+}
+
+/** `features` gathers what each controller wrote for the features the Routes use (features.ts). */
 export function calibrate(
   objects: Objects,
   required: string[],
-  checkpoint: (done: number, of: number) => void = () => {}
+  checkpoint: (done: number, of: number) => void = () => {},
+  features?: FeatureLedger
 ): Calibration[] {
   const byController = new Map<string, Calibration>()
   for (const [done, route] of objects.routes.entries()) {
@@ -74,11 +84,11 @@ export function calibrate(
       const prediction = predictParent(route, ref, objects)
       const { controllerName } = prediction
       if (!controllerName) continue
-      const written = writtenVerdict(
-        route,
-        statusEntry(route, parentRefKey(ref), controllerName),
-        required
-      )
+      const entry = statusEntry(route, parentRefKey(ref), controllerName)
+      const written = writtenVerdict(route, entry, required)
+      const attached = prediction.accepted?.status === 'True'
+      if (written)
+        features?.record(route, routeIdOf(route), controllerName, writtenAccepted(entry), attached)
       const predicted = verdictOf(prediction, required)
       if (!written || predicted === 'unknown') continue
       const calibration = byController.get(controllerName) ?? {

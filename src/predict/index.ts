@@ -10,6 +10,7 @@ import {
   exactHostnames
 } from '../rules/conflicts.ts'
 import { delegatorOf } from '../rules/delegation.ts'
+import { FeatureLedger } from './features.ts'
 import { findController, writesReason } from '../rules/controllers.ts'
 import { holderSentence } from '../wording/conflicts.ts'
 import type { Settings } from '../inputs/settings.ts'
@@ -78,6 +79,7 @@ interface Run {
   objects: Objects
   required: string[]
   calibration: Map<string, Calibration>
+  features: FeatureLedger
   newGateways: Set<string>
   unknownReasons: Set<string>
   missingKinds: Set<NeededKind>
@@ -107,6 +109,31 @@ function distrust(prediction: ParentPrediction, run: Run): ParentPrediction {
     }
   }
   return out
+}
+
+/**
+ * A Route the rules call attached, using a feature its controller refused on an existing Route of
+ * the dump (and accepted on none): refused the same way, that Route named as the evidence.
+ */
+function refusedFeature(
+  route: RouteObject,
+  prediction: ParentPrediction,
+  run: Run
+): ParentPrediction {
+  const controllerName = prediction.controllerName
+  if (prediction.accepted?.status !== 'True' || controllerName === undefined) return prediction
+  const refusal = run.features.refusalFor(route, controllerName)
+  if (refusal === undefined) return prediction
+  const { condition } = refusal
+  const reason = condition.reason ?? 'Accepted=False'
+  return {
+    ...prediction,
+    accepted: {
+      status: 'False',
+      reason,
+      message: `${controllerName} wrote Accepted=False (${reason}${condition.message ? `: ${condition.message}` : ''}) on ${refusal.route}, which also uses ${refusal.feature}, and accepts no Route in the dump that does.`
+    }
+  }
 }
 
 /**
@@ -228,7 +255,8 @@ function predictRoute(
   run: Run
 ): RouteResult<ReportVerdict> {
   const predictions = routeParentRefs(route).map((ref) => {
-    const prediction = contested(route, distrust(predictParent(route, ref, run.objects), run), run)
+    const judged = distrust(predictParent(route, ref, run.objects), run)
+    const prediction = contested(route, refusedFeature(route, judged, run), run)
     note(prediction, run)
     return { prediction, verdict: verdictOf(prediction, run.required) }
   })
@@ -280,13 +308,18 @@ export function predict(input: PredictInput): PredictReport {
   const layered = overlay(cluster, input.manifests, input.settings.namespace)
   const clusterOnly = index(layered.cluster, input.source.complete)
   const required = input.settings.conditions
-  const calibration = calibrate(clusterOnly, required, (done, of) =>
-    input.checkpoint?.({ stage: 'calibrating', done, of })
+  const features = new FeatureLedger()
+  const calibration = calibrate(
+    clusterOnly,
+    required,
+    (done, of) => input.checkpoint?.({ stage: 'calibrating', done, of }),
+    features
   )
   const run: Run = {
     objects: index(layered.objects, input.source.complete),
     required,
     calibration: new Map(calibration.map((c) => [c.controllerName, c])),
+    features,
     newGateways: layered.newGateways,
     unknownReasons: new Set(),
     missingKinds: new Set(),

@@ -193,3 +193,80 @@ describe('predict: self-calibration', () => {
     expect(onlyParent(report).verdict).toBe('failed')
   })
 })
+
+describe('predict: calibration by feature', () => {
+  const contour = () =>
+    baseCluster().map((o) => (o.kind === 'GatewayClass' ? gatewayClass('eg', CONTOUR) : o))
+  /** An HTTPRoute whose one rule carries `filters`, on a hostname of its own (no Contour conflict). */
+  const withFilters = (name: string, filters: unknown[], status?: unknown) => {
+    const hostnames = [`${name}.example.com`]
+    const route = httpRoute('app', name, { parentRefs: [EDGE], hostnames }, status)
+    ;(route.spec as { rules: Record<string, unknown>[] }).rules[0]!.filters = filters
+    return route
+  }
+  const CORS = { type: 'CORS', cors: { allowOrigins: ['https://shop.example.com'] } }
+  const REWRITE = { type: 'URLRewrite', urlRewrite: { hostname: 'internal' } }
+  const refusedByContour = () =>
+    withFilters('cors-old', [CORS], {
+      parents: [
+        {
+          parentRef: EDGE,
+          controllerName: CONTOUR,
+          conditions: [
+            {
+              type: 'Accepted',
+              status: 'False',
+              reason: 'UnsupportedValue',
+              message: 'CORS filter is not supported',
+              observedGeneration: 1
+            },
+            { type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs', observedGeneration: 1 }
+          ]
+        }
+      ]
+    })
+
+  it('a Route using a feature its controller refused on an existing Route is refused the same way', () => {
+    const cluster = [...contour(), refusedByContour()]
+    const report = run(cluster, [withFilters('cors-new', [CORS])])
+    const parent = onlyParent(report)
+    expect(parent.verdict).toBe('failed')
+    const accepted = parent.conditions?.find((c) => c.type === 'Accepted')
+    expect(accepted).toMatchObject({ status: 'False', reason: 'UnsupportedValue' })
+    expect(accepted?.message).toContain('on HTTPRoute app/cors-old, which also uses filter CORS')
+    expect(accepted?.message).toContain('CORS filter is not supported')
+    expectValidReport(report)
+    // a Route without the feature is untouched
+    expect(
+      onlyParent(run(cluster, [httpRoute('app', 'plain', { parentRefs: [EDGE] })])).verdict
+    ).toBe('ready')
+  })
+
+  it('is no evidence where the controller accepts the feature elsewhere, or the refusal has two suspects', () => {
+    const accepted = withFilters('cors-ok', [CORS], written(CONTOUR, ['True', 'Accepted']))
+    const elsewhere = run(
+      [...contour(), refusedByContour(), accepted],
+      [withFilters('cors-new', [CORS])]
+    )
+    expect(onlyParent(elsewhere).verdict).toBe('ready')
+
+    const twoSuspects = refusedByContour()
+    ;(twoSuspects.spec as { rules: Record<string, unknown>[] }).rules[0]!.filters = [CORS, REWRITE]
+    const ambiguous = run([...contour(), twoSuspects], [withFilters('cors-new', [CORS])])
+    expect(onlyParent(ambiguous).verdict).toBe('ready')
+    // once the other suspect is accepted on another Route, the refusal is the feature's
+    const rewriteOk = withFilters('rewrite-ok', [REWRITE], written(CONTOUR, ['True', 'Accepted']))
+    const decided = run([...contour(), twoSuspects, rewriteOk], [withFilters('cors-new', [CORS])])
+    expect(onlyParent(decided).verdict).toBe('failed')
+  })
+
+  it('a Route that lost a conflict is no evidence against its filters', () => {
+    const lost = refusedByContour()
+    const status = lost.status as { parents: { conditions: { reason: string }[] }[] }
+    status.parents[0]!.conditions[0]!.reason = 'RuleMatchConflict'
+    const report = run([...contour(), lost], [withFilters('cors-new', [CORS])])
+    expect(onlyParent(report).conditions?.find((c) => c.type === 'Accepted')?.reason).not.toBe(
+      'RuleMatchConflict'
+    )
+  })
+})
