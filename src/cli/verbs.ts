@@ -49,6 +49,7 @@ const GATE_ONLY = new Set([
 const PREDICT_FLAGS = new Set([
   'manifests',
   'from-file',
+  'partial-dump',
   'namespace',
   'conditions',
   'strict',

@@ -136,11 +136,15 @@ function clusterAccessOf(
 function outputOf(
   input: Inputs,
   mode: string | undefined
-): Pick<Settings, 'summary' | 'annotations' | 'fromFile' | 'outputFile' | 'format' | 'reportFile'> {
+): Pick<
+  Settings,
+  'summary' | 'annotations' | 'fromFile' | 'partialDump' | 'outputFile' | 'format' | 'reportFile'
+> {
   return {
     summary: input.flag('summary'),
     annotations: input.flag('annotations'),
     fromFile: snapshotOf(input.optional('from-file'), input.optional('cluster-snapshot'), mode),
+    partialDump: input.flag('partial-dump') || input.flag('snapshot-partial'),
     outputFile: input.optional('output-file'),
     format: parseEnum(input.value('format'), 'format', [
       'text',

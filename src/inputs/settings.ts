@@ -41,6 +41,8 @@ export interface Settings {
   annotations: boolean
   /** snapshot mode: evaluate this dump, no cluster */
   fromFile?: string
+  /** predict: the dump is cut (by namespace or label), so it lists no kind in full */
+  partialDump: boolean
   /** dump: where to write it (`-` for stdout) */
   outputFile?: string
   format: OutputFormat

@@ -131,6 +131,20 @@ export const INPUTS: InputSpec[] = [
     actionOnly: true
   },
   {
+    name: 'snapshot-partial',
+    description:
+      'predict: `cluster-snapshot` was cut by namespace or label, so no kind in it is taken to be listed in full. Without it, a dump not written by `route-gate dump` is taken to list every kind it holds at least one object of.',
+    default: 'false',
+    actionOnly: true
+  },
+  {
+    name: 'partial-dump',
+    description:
+      'predict: the --from-file dump was cut by namespace or label, so no kind in it is taken to be listed in full. Without it, a dump not written by route-gate dump is taken to list every kind it holds at least one object of.',
+    default: 'false',
+    cliOnly: true
+  },
+  {
     name: 'output-file',
     description: 'dump: where to write the dump (`-o FILE`; `-` for stdout).',
     cliOnly: true,

@@ -14,6 +14,7 @@ import {
   readManifestFile
 } from '../read/manifests.ts'
 import { predict, type PredictInput } from '../predict/index.ts'
+import { NEEDED_KINDS, type NeededKind } from '../predict/overlay.ts'
 import type { PredictReport } from '../model/types.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import { TOOL_VERSION } from '../runtime/version.ts'
@@ -36,7 +37,7 @@ export async function runPredict(settings: Settings, deps: PredictDeps): Promise
   const source =
     settings.fromFile === undefined
       ? await liveSource(settings, deps)
-      : await dumpSource(settings.fromFile, deps.cwd)
+      : await dumpSource(settings.fromFile, deps.cwd, settings.partialDump)
   return predict({
     ...source,
     manifests,
@@ -79,11 +80,22 @@ async function liveSource(settings: Settings, deps: PredictDeps): Promise<Source
  * other (`kubectl get … -A -o yaml`) cannot prove that it lists every Service or Gateway, so an
  * object it lacks is unknown rather than absent: what it holds still predicts ready and failed.
  */
-async function dumpSource(entry: string, cwd: string): Promise<Source> {
-  return readingFromFile(() => readDumpSource(entry, cwd))
+async function dumpSource(entry: string, cwd: string, partial: boolean): Promise<Source> {
+  return readingFromFile(() => readDumpSource(entry, cwd, partial))
 }
 
-async function readDumpSource(entry: string, cwd: string): Promise<Source> {
+/**
+ * The kinds predict needs of which a dump holds at least one object: a dump users make (kubectl get
+ * … -A) lists a kind in full or not at all, unless it was cut by namespace or label.
+ */
+function kindsHeld(cluster: ManifestDocument[]): NeededKind[] {
+  const held = new Set(
+    cluster.map((d) => (d.object.kind === 'XListenerSet' ? 'ListenerSet' : d.object.kind))
+  )
+  return NEEDED_KINDS.filter((kind) => held.has(kind))
+}
+
+async function readDumpSource(entry: string, cwd: string, partial: boolean): Promise<Source> {
   const files = await expandManifestPaths([entry], cwd, 'from-file')
   const cluster: ManifestDocument[] = []
   let header: ReturnType<typeof readDumpHeader>
@@ -93,9 +105,14 @@ async function readDumpSource(entry: string, cwd: string): Promise<Source> {
     cluster.push(...docs)
   }
   if (header === undefined) {
+    const assumed = partial ? [] : kindsHeld(cluster)
     return {
       cluster,
-      source: { kind: 'dump', complete: [] }
+      source: {
+        kind: 'dump',
+        complete: assumed,
+        ...(partial ? { partial: true } : { assumedComplete: assumed })
+      }
     }
   }
   if (files.length > 1) {

@@ -245,6 +245,13 @@ export interface PredictionSource {
   context?: string
   /** the API server, without credentials */
   cluster?: string
+  /**
+   * A dump without route-gate dump's header: the kinds taken to be listed in full, because it holds
+   * at least one object of each (absent with partial)
+   */
+  assumedComplete?: string[]
+  /** the dump was declared cut by namespace or label: no kind in it is taken to be complete */
+  partial?: boolean
 }
 
 /** Self-calibration of one controller: predict its Routes that carry status, from spec alone. */

@@ -78,6 +78,20 @@ export function probeLabel(probe: ProbeResult): string {
   return `traffic: ${state}${answer === undefined ? '' : ` (${answer}${tls})`}`
 }
 
+/** Which kinds a dump without route-gate dump's header was taken to list in full, and why. */
+function completeness(source: Prediction['source']): string[] {
+  if (source.partial) {
+    return [
+      'The dump is declared partial: no kind in it is taken to be listed in full, so what it lacks is unknown, not absent.'
+    ]
+  }
+  const assumed = source.assumedComplete ?? []
+  if (assumed.length === 0) return []
+  return [
+    `Taken to list in full every kind it holds some of: ${assumed.join(', ')} (a dump cut by namespace or label needs partial-dump, snapshot-partial in the Action).`
+  ]
+}
+
 /**
  * What a prediction rests on, one plain sentence each: where the cluster objects came from and how old
  * they are, how far each controller agreed with predict on its own Routes, and what predict could not
@@ -101,6 +115,7 @@ export function predictionLines(prediction: Prediction): string[] {
         : 'Predicted from the manifests alone: no cluster objects.'
   return [
     origin,
+    ...completeness(source),
     ...prediction.calibration.map(
       (c) =>
         `${c.controllerName} agrees with predict on ${c.agrees} of ${c.of} existing Routes${c.distrusted.length > 0 ? `; it disagrees on ${c.distrusted.join(', ')}, which are not predicted for it` : ''}.`

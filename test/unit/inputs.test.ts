@@ -188,6 +188,19 @@ describe("the Action's mode names the CLI's verbs", () => {
     })
   })
 
+  it('predict: snapshot-partial declares the cluster-snapshot cut; off by default', () => {
+    const predict = (values: Record<string, string>) =>
+      actionSettings({ mode: 'predict', 'cluster-snapshot': 'dump.yaml', ...values })
+    expect(predict({}).partialDump).toBe(false)
+    expect(predict({ 'snapshot-partial': 'true' })).toMatchObject({
+      partialDump: true,
+      fromFile: 'dump.yaml'
+    })
+    expect(errorOf(() => predict({ 'snapshot-partial': 'yes please' }))).toMatch(
+      /^Invalid snapshot-partial "yes please"/
+    )
+  })
+
   it('refuses dry-run with check, which never writes, and a mode it does not know', () => {
     expect(errorOf(() => actionSettings({ mode: 'check', 'dry-run': 'true' }))).toBe(
       'Invalid inputs: dry-run validates manifests for apply; check never writes to the cluster (use mode: apply)'

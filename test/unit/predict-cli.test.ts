@@ -156,7 +156,7 @@ describe('route-gate predict --from-file', () => {
     ])
   })
 
-  it('a dump that is not route-gate dump: no age, and a Service it lacks is unknown, never failed', async () => {
+  it('a dump that is not route-gate dump and holds no Service: no age, and a Service is unknown, never failed', async () => {
     const { code, report } = await predictJson([
       '--manifests',
       'bad.yaml',
@@ -170,6 +170,38 @@ describe('route-gate predict --from-file', () => {
     expect(report.prediction.source.takenAt).toBeUndefined()
     // the Route without parentRefs is still a definite failure
     expect(code).toBe(1)
+  })
+
+  it('a dump that is not route-gate dump lists in full each kind it holds, unless --partial-dump', async () => {
+    await writeFile(
+      file('kubectl-all.yaml'),
+      stringify({ apiVersion: 'v1', kind: 'List', items: [...baseCluster(), namespace('shop')] })
+    )
+    await write('gone.yaml', [
+      httpRoute('shop', 'cart', { parentRefs: [EDGE], backendRefs: [{ name: 'gone', port: 80 }] })
+    ])
+    const args = ['--manifests', 'gone.yaml', '--from-file', 'kubectl-all.yaml']
+    const full = await predictJson(args)
+    expect(full.code).toBe(1)
+    const parent = full.report.routes[0]!.parents[0]!
+    expect(parent.verdict).toBe('failed')
+    expect(parent.conditions?.find((c) => c.type === 'ResolvedRefs')?.reason).toBe(
+      'BackendNotFound'
+    )
+    expect(full.report.prediction.source).toMatchObject({
+      kind: 'dump',
+      assumedComplete: ['GatewayClass', 'Gateway', 'Namespace', 'Service']
+    })
+    const text = await runCli(['predict', ...args], { cwd: dir })
+    expect(text.stdout).toContain(
+      'Taken to list in full every kind it holds some of: GatewayClass, Gateway, Namespace, Service'
+    )
+
+    const partial = await predictJson([...args, '--partial-dump'])
+    expect(partial.code).toBe(0)
+    expect(partial.report.routes[0]!.verdict).toBe('unknown')
+    expect(partial.report.prediction.source).toMatchObject({ kind: 'dump', partial: true })
+    expect(partial.report.prediction.source.assumedComplete).toBeUndefined()
   })
 
   it('unknown passes, unless --strict', async () => {
