@@ -272,6 +272,9 @@ function readScalar(c: Cursor, indent: number, rest: string): unknown {
   }
   const body = comment === -1 ? pieces : pieces.slice(0, comment)
   if (comment !== -1 && pieces.slice(comment).some((p) => p !== '' && !p.startsWith('#'))) decline()
+  // a comment ends a plain scalar: text on a later line is no continuation ("x # c" then "y" is not
+  // "x y"; YAML, and so kubectl, refuses it), so the precise readers must say so
+  if (plainText(rest) !== rest.trimEnd() && body.some((p) => p !== '')) decline()
   // a continuation line must not read as a key, a comment or anything but plain text
   if (body.some((p) => p !== '' && plainText(p) !== p)) decline()
   if (body.some((p) => INDICATOR_START.test(p))) decline()

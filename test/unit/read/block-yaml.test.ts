@@ -39,6 +39,10 @@ const DECLINED = [
   'a: "dq\n  folded"',
   "a: 'x'\n  b",
   'a: b\n  c: d',
+  // a comment ends a plain scalar: the more-indented line is an error, never "x y"
+  'a: x # c\n  y',
+  'spec:\n  backendRefs:\n  - name: web # the storefront\n    service\n    port: 80\n',
+  'clusters:\n- cluster:\n    server: https://h:6443 # staging\n      cluster\n',
   'a: b\n  - c',
   'a: [1,\n  2]\n',
   'a: 1e400',
