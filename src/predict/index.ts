@@ -14,7 +14,7 @@ import { FeatureLedger } from './features.ts'
 import { findController, writesReason } from '../rules/controllers.ts'
 import { holderSentence } from '../wording/conflicts.ts'
 import type { Settings } from '../inputs/settings.ts'
-import { routeHostnames, routeParentRefs } from '../model/route-spec.ts'
+import { routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,
@@ -150,12 +150,7 @@ function contested(route: RouteObject, prediction: ParentPrediction, run: Run): 
   )
   if (!controller || conflictReason === undefined) return prediction
   const ref = prediction.parentRef
-  const exact = exactHostnames(conflictReason)
-  const own = new Set(routeHostnames(route).map((h) => h.toLowerCase()))
-  // the oldest few that intersect, of which an exact rule keeps those with the very hostname
-  const holders = conflictHolders(route, ref, run.objects.routes, exact ? 32 : 1).filter(
-    (h) => !exact || routeHostnames(h.other).some((host) => own.has(host.toLowerCase()))
-  )
+  const holders = conflictHolders(route, ref, run.objects.routes, 1, exactHostnames(conflictReason))
   if (holders.length === 0) return prediction
   const where = `${ref.kind} ${ref.namespace}/${ref.name}`
   return {

@@ -102,21 +102,25 @@ function indexOf(routes: readonly RouteObject[]): ConflictIndex {
 
 /**
  * The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first:
- * the oldest `limit` of them.
+ * the oldest `limit` of them. `exact`: sharing the very hostname, as exactHostnames(reason) says.
  */
 export function conflictHolders(
   route: RouteObject,
   ref: ParentRef,
   routes: readonly RouteObject[],
-  limit = 5
+  limit = 5,
+  exact = false
 ): ConflictHolder[] {
   const held = holdingsOf(route)
   const matches = new Set(held.matches)
   return indexOf(routes)
-    .oldestSharing(route, ref, held, limit)
+    .oldestSharing(route, ref, held, limit, exact)
     .map((other) => {
-      const hosts = sharedHostnames(held.hostnames, routeHostnames(other))
-      const theirs = matchesOf(other)
-      return { other, hosts, same: l4(route) ? [] : [...matches].filter((m) => theirs.has(m)) }
+      const theirs = routeHostnames(other)
+      const hosts = exact
+        ? held.hostnames.filter((h) => theirs.some((t) => t.toLowerCase() === h.toLowerCase()))
+        : sharedHostnames(held.hostnames, theirs)
+      const same = matchesOf(other)
+      return { other, hosts, same: l4(route) ? [] : [...matches].filter((m) => same.has(m)) }
     })
 }

@@ -87,6 +87,18 @@ describe('predict and route-to-route conflicts', () => {
     expect(onlyParent(run([...tlsCluster, older], [tls('new', '*.example.com')])).verdict).toBe(
       'ready'
     )
+    // the very hostname is found however many older wildcards over it intersect first
+    const wildcards = Array.from({ length: 40 }, (_, i) =>
+      tls(`w${String(i).padStart(2, '0')}`, '*.example.com')
+    )
+    const behind = onlyParent(
+      run(
+        [...tlsCluster, ...wildcards, tls('x-exact', 'db.example.com')],
+        [tls('new', 'db.example.com')]
+      )
+    )
+    expect(behind.verdict).toBe('unknown')
+    expect(behind.why?.join(' ')).toContain('TLSRoute app/x-exact')
     // and an HTTPRoute under NGF is never held to it
     const http = [...cluster(NGF), held]
     const route = httpRoute('app', 'new', { parentRefs: [EDGE], hostnames: ['shop.example.com'] })
