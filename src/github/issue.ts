@@ -45,7 +45,6 @@ interface IssueData {
   html_url: string
   pull_request?: unknown
   user?: { login?: string; type?: string } | null
-  author_association?: string
 }
 
 function toIssue(data: IssueData): TrackingIssue {

@@ -7,7 +7,6 @@ import { GitHubError, type Octokit, type Repo } from './client.ts'
 
 export interface Authored {
   user?: { login?: string; type?: string } | null
-  author_association?: string
 }
 
 export type Trust = (item: Authored) => Promise<boolean>

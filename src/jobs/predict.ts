@@ -34,10 +34,11 @@ export async function runPredict(settings: Settings, deps: PredictDeps): Promise
     await expandManifestPaths(settings.manifests, deps.cwd),
     deps.cwd
   )
+  const { fromFile } = settings
   const source =
-    settings.fromFile === undefined
+    fromFile === undefined
       ? await liveSource(settings, deps)
-      : await dumpSource(settings.fromFile, deps.cwd, settings.partialDump)
+      : await readingFromFile(() => dumpSource(fromFile, deps.cwd, settings.partialDump))
   return predict({
     ...source,
     manifests,
@@ -76,15 +77,6 @@ async function liveSource(settings: Settings, deps: PredictDeps): Promise<Source
 }
 
 /**
- * A dump file. One from `route-gate dump` says in its header which kinds it lists completely. Any
- * other (`kubectl get … -A -o yaml`) cannot prove that it lists every Service or Gateway, so an
- * object it lacks is unknown rather than absent: what it holds still predicts ready and failed.
- */
-async function dumpSource(entry: string, cwd: string, partial: boolean): Promise<Source> {
-  return readingFromFile(() => readDumpSource(entry, cwd, partial))
-}
-
-/**
  * The kinds predict needs of which a dump holds at least one object: a dump users make (kubectl get
  * … -A) lists a kind in full or not at all, unless it was cut by namespace or label.
  */
@@ -95,7 +87,12 @@ function kindsHeld(cluster: ManifestDocument[]): NeededKind[] {
   return NEEDED_KINDS.filter((kind) => held.has(kind))
 }
 
-async function readDumpSource(entry: string, cwd: string, partial: boolean): Promise<Source> {
+/**
+ * A dump file. One from `route-gate dump` says in its header which kinds it lists completely. Any
+ * other (`kubectl get … -A -o yaml`) is taken to list in full each kind it holds (kindsHeld), or,
+ * declared partial, none: then an object it lacks is unknown rather than absent.
+ */
+async function dumpSource(entry: string, cwd: string, partial: boolean): Promise<Source> {
   const files = await expandManifestPaths([entry], cwd, 'from-file')
   const cluster: ManifestDocument[] = []
   let header: ReturnType<typeof readDumpHeader>

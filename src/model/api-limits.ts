@@ -4,8 +4,9 @@
 // allows 32) made predict's pairing of parents and listeners take gigabytes. Where served versions
 // differ (TCPRoute, TLSRoute and UDPRoute rules: 16 in v1alpha2, 1 in v1), the largest counts: the
 // check bounds the work, the API server still has the last word.
-import type { ShapeError } from './shape.ts'
+import { under, type ShapeError } from './shape.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP, type KubeObject } from './types.ts'
+import { apiGroupOf } from './owner.ts'
 import { isRecord } from './unknown.ts'
 
 /** items: the most list entries; length: the most characters; each/fields: the limits below. */
@@ -126,14 +127,6 @@ function longerThan(text: string, max: number): boolean {
   return false
 }
 
-/** `segment` in front of the path below it, built only for an error (as in shape.ts). */
-function under(segment: string, error: ShapeError): ShapeError {
-  const below = error.field
-  const field =
-    below === '' ? segment : below.startsWith('[') ? segment + below : `${segment}.${below}`
-  return { field, message: error.message }
-}
-
 /**
  * The first value over its limit. A list's length is compared before its items are visited, so
  * the walk touches each value at most once and never more than the limits allow: linear, bounded.
@@ -170,7 +163,7 @@ function overLimit(value: unknown, limit: Limit): ShapeError | null {
 
 /** The first field of a Gateway API object over a limit of its CRD; null for any other object. */
 export function apiLimitError(object: KubeObject): ShapeError | null {
-  const group = object.apiVersion.slice(0, Math.max(0, object.apiVersion.indexOf('/')))
+  const group = apiGroupOf(object)
   // own keys only: a group or kind called "constructor" names no limit
   const kinds = Object.hasOwn(LIMITS, group) ? LIMITS[group]! : {}
   return Object.hasOwn(kinds, object.kind) ? overLimit(object, kinds[object.kind]!) : null

@@ -13,7 +13,8 @@ const LISTENER_SET_KINDS: Record<string, string> = {
   [EXPERIMENTAL_GROUP]: 'XListenerSet'
 }
 
-function apiGroupOf(object: KubeObject): string {
+/** The API group of an object's apiVersion: '' for the core group (`v1`). */
+export function apiGroupOf(object: KubeObject): string {
   const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : ''
   const slash = apiVersion.indexOf('/')
   return slash === -1 ? '' : apiVersion.slice(0, slash)

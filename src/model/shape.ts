@@ -20,7 +20,7 @@ function fail(message: string): ShapeError {
 }
 
 /** `segment` ("spec", "[0]") in front of the path below it. */
-function under(segment: string, error: ShapeError): ShapeError {
+export function under(segment: string, error: ShapeError): ShapeError {
   const below = error.field
   const field =
     below === '' ? segment : below.startsWith('[') ? segment + below : `${segment}.${below}`

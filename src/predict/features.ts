@@ -54,8 +54,8 @@ interface Refusal {
 
 interface Ledger {
   refusals: Refusal[]
-  /** how many existing Routes using each feature the controller accepted */
-  accepted: Map<string, number>
+  /** the features of the existing Routes the controller accepted */
+  accepted: Set<string>
   /** built on the first question, once every Route is recorded */
   blamed?: Map<string, Refusal>
 }
@@ -88,12 +88,12 @@ export class FeatureLedger {
     if (features.size === 0) return
     let ledger = this.byController.get(controllerName)
     if (ledger === undefined) {
-      ledger = { refusals: [], accepted: new Map() }
+      ledger = { refusals: [], accepted: new Set() }
       this.byController.set(controllerName, ledger)
     }
     delete ledger.blamed
     if (refused) ledger.refusals.push({ route: routeId, condition: written, features })
-    else for (const f of features) ledger.accepted.set(f, (ledger.accepted.get(f) ?? 0) + 1)
+    else for (const f of features) ledger.accepted.add(f)
   }
 
   /**

@@ -28,7 +28,7 @@ import {
   controllerNameOf,
   gatewayClassNameOf,
   listenersOf,
-  listenerStatusesOf,
+  listenerRefusal,
   namespaceLabels
 } from '../rules/world.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
@@ -408,13 +408,9 @@ function predictResolvedRefs(
 function onlyRefusedListeners(accepted: Condition, parent: Parent, ref: ParentRef): boolean {
   if (accepted.reason !== 'ListenersNotValid') return false
   const selected = selectListeners(listenersOf(parent.holder), ref)
-  const statuses = listenerStatusesOf(parent.holder)
   return (
     selected.length > 0 &&
-    selected.every((l) => {
-      const status = statuses.find((s) => s.name === l.name)
-      return status !== undefined && conditionOf(status.conditions, 'Accepted')?.status === 'False'
-    })
+    selected.every((l) => listenerRefusal(parent.holder, l.name) !== undefined)
   )
 }
 

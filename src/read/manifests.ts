@@ -13,6 +13,7 @@ import { parseDumpYaml } from './dump-yaml.ts'
 import { InputError } from '../runtime/errors.ts'
 import { readStdin, readUserFile } from './files.ts'
 import { isRouteObject } from '../model/kinds.ts'
+import { apiGroupOf } from '../model/owner.ts'
 import { apiLimitError } from '../model/api-limits.ts'
 import { isDns1035Label, isDnsLabel, isDnsSubdomain } from '../model/names.ts'
 import { stripControl, truncate } from '../model/plain-text.ts'
@@ -274,8 +275,7 @@ const SUBDOMAIN: NameRule = {
 
 /** The rule for the name of a kind predict reads; other kinds are the API server's to check. */
 function nameRule(object: KubeObject): NameRule | undefined {
-  const slash = object.apiVersion.indexOf('/')
-  const group = slash === -1 ? '' : object.apiVersion.slice(0, slash)
+  const group = apiGroupOf(object)
   if (group === GATEWAY_GROUP || group === EXPERIMENTAL_GROUP) return SUBDOMAIN
   if (group !== '') return undefined
   return object.kind === 'Namespace' ? LABEL : object.kind === 'Service' ? SERVICE_NAME : undefined

@@ -4,7 +4,7 @@
 import { checkSelector } from './selectors.ts'
 import type { Unmet } from './selectors.ts'
 import { listenerKinds } from './listener-selection.ts'
-import { conditionOf, findNamespace, listenerStatusesOf, namespaceLabels } from './world.ts'
+import { findNamespace, listenerRefusal, listenerStatusesOf, namespaceLabels } from './world.ts'
 import type { Listener } from './world.ts'
 import type { Condition, KubeObject, RouteObject, World } from '../model/types.ts'
 
@@ -91,10 +91,10 @@ export function admission(
     causes: ns.cause ? [ns.cause] : [],
     labelChanges: ns.labelChanges
   }
-  const accepted = status ? conditionOf(status.conditions, 'Accepted') : undefined
-  if (accepted?.status === 'False') {
-    result.refusedBy = accepted.reason ?? 'Accepted=False'
-    result.causes.push({ cause: 'listener-refused', condition: accepted })
+  const refusal = listenerRefusal(gateway, listener.name)
+  if (refusal) {
+    result.refusedBy = refusal.reason ?? 'Accepted=False'
+    result.causes.push({ cause: 'listener-refused', condition: refusal })
   }
   const kinds = listenerKinds(listener, status)
   if (kinds) {

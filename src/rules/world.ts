@@ -175,6 +175,13 @@ export function listenerStatusesOf(gateway: KubeObject): readonly ListenerStatus
   return readOnce(listenerStatusCache, gateway, () => readListenerStatuses(gateway))
 }
 
+/** The Accepted=False its controller wrote on the named listener of `gateway`, if it refused it. */
+export function listenerRefusal(gateway: KubeObject, listener: string): Condition | undefined {
+  const status = listenerStatusesOf(gateway).find((s) => s.name === listener)
+  const accepted = status ? conditionOf(status.conditions, 'Accepted') : undefined
+  return accepted?.status === 'False' ? accepted : undefined
+}
+
 function readListenerStatuses(gateway: KubeObject): ListenerStatus[] {
   return (arrayField(gateway.status, 'listeners') ?? []).flatMap((raw) => {
     const name = stringField(raw, 'name')

@@ -3,7 +3,7 @@
 // request's object over a limit is then refused by route-gate exactly where the API server would.
 import { describe, expect, it } from 'vitest'
 import { LIMITS, type Limit } from '../../src/model/api-limits.ts'
-import { GATEWAY_GROUP, EXPERIMENTAL_GROUP } from '../../src/model/types.ts'
+import { GATEWAY_GROUP } from '../../src/model/types.ts'
 import { parseManifestText } from '../../src/read/manifests.ts'
 import { kube, testNamespace } from '../helpers/cluster.ts'
 
@@ -80,10 +80,6 @@ describe('the CRD limits route-gate enforces', () => {
       expect(wrong).toEqual([])
     }
   )
-
-  it('XListenerSet (the experimental name before v1.6) has ListenerSet’s limits', () => {
-    expect(LIMITS[EXPERIMENTAL_GROUP]!.XListenerSet).toEqual(LIMITS[GATEWAY_GROUP]!.ListenerSet)
-  })
 
   it('refuses what the API server refuses, and accepts what it accepts', async () => {
     const namespace = await testNamespace('api-limits')

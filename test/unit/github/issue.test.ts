@@ -51,6 +51,20 @@ async function monitorRun(routes: RouteResult[]): Promise<{ report: Report; erro
 
 const signatures = () => github.writes().map((r) => `${r.method} ${r.path}`)
 
+/** An issue with prod-eu's marker and a state that says web was ready, opened by `user`. */
+function plantReadyState(
+  user: { login: string; id: number; type: 'Bot' | 'User' },
+  association = 'NONE'
+): void {
+  github.addIssue({
+    title: 'route-gate: failing Routes on cluster prod-eu',
+    labels: [{ id: 1, name: 'route-gate' }],
+    body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
+    user,
+    author_association: association
+  })
+}
+
 describe('the tracking issue', () => {
   it('is created on the first run, with a marker, the state and the failing Routes', async () => {
     const { error } = await monitorRun([route('web', 'failed'), route('api', 'ready')])
@@ -177,29 +191,15 @@ describe('the tracking issue', () => {
   })
 
   it('never adopts an issue with the marker from another app or bot account', async () => {
-    github.addIssue({
-      title: 'route-gate: failing Routes on cluster prod-eu',
-      labels: [{ id: 1, name: 'route-gate' }],
-      body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
-      user: { login: 'renovate[bot]', id: 29139614, type: 'Bot' },
-      author_association: 'NONE'
-    })
+    plantReadyState({ login: 'renovate[bot]', id: 29139614, type: 'Bot' })
     const { report } = await monitorRun([route('web', 'failed')])
     expect(report.transitions).toEqual([])
     expect(github.issues).toHaveLength(2)
   })
 
   it('never adopts an org member or a read-only collaborator; adopts a writer', async () => {
-    const planted = (login: string, association: string, number: number) =>
-      github.addIssue({
-        title: 'route-gate: failing Routes on cluster prod-eu',
-        labels: [{ id: 1, name: 'route-gate' }],
-        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
-        user: { login, id: 700 + number, type: 'User' },
-        author_association: association
-      })
-    planted('org-member', 'MEMBER', 1)
-    planted('reader', 'COLLABORATOR', 2)
+    plantReadyState({ login: 'org-member', id: 701, type: 'User' }, 'MEMBER')
+    plantReadyState({ login: 'reader', id: 702, type: 'User' }, 'COLLABORATOR')
     github.permissions.set('org-member', 'read')
     github.permissions.set('reader', 'read')
     // the member's and the reader's issues claim web was ready: adopting either hides the failure
@@ -228,13 +228,7 @@ describe('the tracking issue', () => {
 
   it('asks the permission of at most a bounded number of authors', async () => {
     for (let i = 0; i < MAX_PERMISSION_LOOKUPS + 10; i++) {
-      github.addIssue({
-        title: 'route-gate: failing Routes on cluster prod-eu',
-        labels: [{ id: 1, name: 'route-gate' }],
-        body: issueMarker('prod-eu'),
-        user: { login: `user-${i}`, id: 800 + i, type: 'User' },
-        author_association: 'CONTRIBUTOR'
-      })
+      plantReadyState({ login: `user-${i}`, id: 800 + i, type: 'User' }, 'CONTRIBUTOR')
     }
     await monitorRun([route('web', 'failed')])
     const asked = github.requests.filter((r) => r.path.endsWith('/permission'))
@@ -294,13 +288,7 @@ describe('the tracking issue', () => {
 
     it("without it, never trusts github-actions[bot]: any workflow's GITHUB_TOKEN writes as that", async () => {
       github.installation = { login: 'route-deployer[bot]', id: 9001 }
-      github.addIssue({
-        title: 'route-gate: failing Routes on cluster prod-eu',
-        labels: [{ id: 1, name: 'route-gate' }],
-        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
-        user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
-        author_association: 'NONE'
-      })
+      plantReadyState({ login: 'github-actions[bot]', id: 41898282, type: 'Bot' })
       const { report } = await appRun(withApp(), [route('web', 'failed')])
       expect(report.transitions).toEqual([])
       expect(github.issues).toHaveLength(2)
@@ -321,13 +309,7 @@ describe('the tracking issue', () => {
 
     it("still never adopts another bot's issue", async () => {
       github.installation = { login: 'route-deployer[bot]', id: 9001 }
-      github.addIssue({
-        title: 'route-gate: failing Routes on cluster prod-eu',
-        labels: [{ id: 1, name: 'route-gate' }],
-        body: `${issueMarker('prod-eu')}\n${encodeState([{ kind: 'HTTPRoute', namespace: 'shop', name: 'web', verdict: 'ready' }])}\n`,
-        user: { login: 'renovate[bot]', id: 29139614, type: 'Bot' },
-        author_association: 'NONE'
-      })
+      plantReadyState({ login: 'renovate[bot]', id: 29139614, type: 'Bot' })
       const { report } = await appRun(withApp('route-deployer[bot]'), [route('web', 'failed')])
       expect(report.transitions).toEqual([])
       expect(github.issues).toHaveLength(2)

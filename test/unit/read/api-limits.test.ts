@@ -14,8 +14,12 @@ const refusal = async (text: string): Promise<string> => {
   throw new Error('expected an InputError')
 }
 
+/** `count` lines of YAML, each made by `line` from its index. */
+const lines = (count: number, line: (i: number) => string, separator = ''): string =>
+  Array.from({ length: count }, (_, i) => line(i)).join(separator)
+
 const parentRefs = (count: number): string =>
-  Array.from({ length: count }, (_, i) => `  - name: edge\n    sectionName: l${i}\n`).join('')
+  lines(count, (i) => `  - name: edge\n    sectionName: l${i}\n`)
 
 const route = (spec: string, name = 'web', namespace = 'shop'): string =>
   `apiVersion: gateway.networking.k8s.io/v1
@@ -50,10 +54,7 @@ describe('the CRD limits', () => {
   })
 
   it('names the path of a nested list and of a long string', async () => {
-    const matches = Array.from(
-      { length: 65 },
-      () => '    - path: {type: PathPrefix, value: /}\n'
-    ).join('')
+    const matches = lines(65, () => '    - path: {type: PathPrefix, value: /}\n')
     expect(
       await refusal(route(`  parentRefs:\n  - name: edge\n  rules:\n  - matches:\n${matches}`))
     ).toContain('field "spec.rules[0].matches" has 65 items; the API server accepts at most 64')
@@ -76,7 +77,7 @@ describe('the CRD limits', () => {
   })
 
   it('takes the largest limit a served version allows: TLSRoute hostnames, TCPRoute rules', async () => {
-    const hostnames = Array.from({ length: 1024 }, (_, i) => `h${i}.example.com`).join(', ')
+    const hostnames = lines(1024, (i) => `h${i}.example.com`, ', ')
     const tls = `apiVersion: gateway.networking.k8s.io/v1alpha2
 kind: TLSRoute
 metadata: {name: tls, namespace: shop}
@@ -87,10 +88,7 @@ spec:
     expect(await refusal(tls.replace('[', '[extra.example.com, '))).toContain(
       'field "spec.hostnames" has 1025 items; the API server accepts at most 1024'
     )
-    const rules = Array.from(
-      { length: 17 },
-      () => '  - backendRefs: [{name: db, port: 5432}]\n'
-    ).join('')
+    const rules = lines(17, () => '  - backendRefs: [{name: db, port: 5432}]\n')
     expect(
       await refusal(`apiVersion: gateway.networking.k8s.io/v1alpha2
 kind: TCPRoute
@@ -102,10 +100,7 @@ ${rules}`)
   })
 
   it('bounds Gateways and ReferenceGrants too, and leaves other kinds to the API server', async () => {
-    const listeners = Array.from(
-      { length: 65 },
-      (_, i) => `  - {name: l${i}, port: ${8000 + i}, protocol: HTTP}\n`
-    ).join('')
+    const listeners = lines(65, (i) => `  - {name: l${i}, port: ${8000 + i}, protocol: HTTP}\n`)
     expect(
       await refusal(`apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -117,7 +112,23 @@ ${listeners}`)
     ).toContain(
       '(Gateway edge): field "spec.listeners" has 65 items; the API server accepts at most 64'
     )
-    const many = Array.from({ length: 500 }, (_, i) => `  k${i}: v`).join('\n')
+    const from = lines(
+      17,
+      (i) => `  - {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: ns${i}}\n`
+    )
+    expect(
+      await refusal(`apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: from-all, namespace: shop}
+spec:
+  from:
+${from}  to:
+  - {group: '', kind: Service}
+`)
+    ).toContain(
+      '(ReferenceGrant from-all): field "spec.from" has 17 items; the API server accepts at most 16'
+    )
+    const many = lines(500, (i) => `  k${i}: v`, '\n')
     await expect(
       parseManifestText(
         `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n${many}\n`,
