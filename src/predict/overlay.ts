@@ -4,6 +4,7 @@
 import type { ManifestDocument } from '../read/manifests.ts'
 import { grantSource, grantSources } from '../rules/references.ts'
 import { isRouteObject } from '../model/kinds.ts'
+import { apiGroupOf } from '../model/owner.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { IgnoredDocument, KubeObject, RouteObject, World } from '../model/types.ts'
 import { isRecord, stringField } from '../model/unknown.ts'
@@ -42,18 +43,13 @@ const RESOURCES: Record<NeededKind, string> = {
   ListenerSet: 'listenersets'
 }
 
-function groupOf(object: KubeObject): string {
-  const slash = object.apiVersion.indexOf('/')
-  return slash === -1 ? '' : object.apiVersion.slice(0, slash)
-}
-
 function key(kind: string, namespace: string | undefined, name: string): string {
   return `${kind}\u0000${namespace ?? ''}\u0000${name}`
 }
 
 /** "kind\0namespace\0name" of an object, its namespace defaulted as kubectl apply would. */
 function objectKey(object: KubeObject): string {
-  return `${groupOf(object)}\u0000${key(object.kind, object.metadata.namespace, object.metadata.name)}`
+  return `${apiGroupOf(object)}\u0000${key(object.kind, object.metadata.namespace, object.metadata.name)}`
 }
 
 function withNamespace(object: KubeObject, namespace: string): KubeObject {
@@ -74,7 +70,7 @@ function wellFormed(object: unknown): object is KubeObject {
 function readsAs(object: KubeObject): boolean {
   if (isRouteObject(object)) return true
   if (!WORLD_KINDS[object.kind]) return false
-  const group = groupOf(object)
+  const group = apiGroupOf(object)
   if (object.kind === 'Namespace' || object.kind === 'Service') return group === ''
   return group === (object.kind === 'XListenerSet' ? EXPERIMENTAL_GROUP : GATEWAY_GROUP)
 }
