@@ -1,6 +1,12 @@
 // The ClusterClient of route-gate: wires one Session into the operations.
 import { ClusterError } from '../runtime/errors.ts'
-import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../model/types.ts'
+import {
+  ROUTE_KINDS,
+  type KubeObject,
+  type RouteKind,
+  type RouteObject,
+  type World
+} from '../model/types.ts'
 import type {
   ApplyOptions,
   ApplyResult,
@@ -19,6 +25,7 @@ import type { Session } from './session.ts'
 import { watchRoutes } from './watch.ts'
 import { readWorld } from './read-world.ts'
 import { readClusterDump } from './dump.ts'
+import { readObject, servedDefaults, type LiveObject } from './objects.ts'
 
 export class KubeClusterClient implements ClusterClient {
   readonly description: string
@@ -88,6 +95,14 @@ export class KubeClusterClient implements ClusterClient {
   /** the whole cluster as predict reads it, read-only */
   readDump(): Promise<ClusterDump> {
     return readClusterDump(this.session)
+  }
+
+  readObject(object: KubeObject, namespace: string): Promise<LiveObject> {
+    return readObject(this.session, object, namespace)
+  }
+
+  servedDefaults(apiVersion: string, kind: string): Promise<Map<string, unknown> | undefined> {
+    return servedDefaults(this.session, apiVersion, kind)
   }
 
   lastFault(): string | undefined {

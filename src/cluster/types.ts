@@ -1,6 +1,7 @@
 // The narrow interface between route-gate and a Kubernetes API server. Only src/cluster/ implements
 // it, on Node's HTTP client; tests may fake it. Every method throws ClusterError (exit 3) for
 // access problems and InputError (exit 2) for objects the server rejects as invalid.
+import type { LiveObject } from './objects.ts'
 import type { KubeObject, RouteKey, RouteKind, RouteObject, World } from '../model/types.ts'
 import type { ManifestDocument } from '../read/manifests.ts'
 
@@ -74,6 +75,14 @@ export interface ClusterClient {
   readWorld(namespaces: string[]): Promise<World>
   /** every object predict needs from the whole cluster, read-only (get and list); never Secrets */
   readDump(): Promise<ClusterDump>
+  /**
+   * The live object a document names, managedFields kept; 'absent' when it does not exist (or its
+   * kind is not served), 'forbidden' when the account may not get it. Namespaced objects without a
+   * namespace are looked for in `namespace`.
+   */
+  readObject(object: KubeObject, namespace: string): Promise<LiveObject>
+  /** the defaults the served OpenAPI schema declares for a kind; undefined when it cannot be read */
+  servedDefaults(apiVersion: string, kind: string): Promise<Map<string, unknown> | undefined>
   /** the transient fault requests are failing with right now, if any: named when time runs out */
   lastFault?(): string | undefined
   close(): void

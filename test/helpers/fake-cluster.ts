@@ -10,7 +10,14 @@ import type {
 } from '../../src/cluster/types.ts'
 import type { ClusterDump } from '../../src/cluster/types.ts'
 import type { ManifestDocument } from '../../src/read/manifests.ts'
-import { ROUTE_KINDS, type RouteKind, type RouteObject, type World } from '../../src/model/types.ts'
+import type { LiveObject } from '../../src/cluster/objects.ts'
+import {
+  ROUTE_KINDS,
+  type KubeObject,
+  type RouteKind,
+  type RouteObject,
+  type World
+} from '../../src/model/types.ts'
 
 export class FakeCluster implements ClusterClient {
   readonly description = 'https://fake:6443 (context fake)'
@@ -97,6 +104,32 @@ export class FakeCluster implements ClusterClient {
     this.routes = this.routes.filter((r) => !same(r))
     if (type !== 'DELETED') this.routes.push(route)
     this.handlers?.onChange(type, route)
+  }
+
+  /** the Route or World object of that kind, namespace and name, as the fake holds it */
+  readObject(object: KubeObject, namespace: string): Promise<LiveObject> {
+    const { gatewayClasses, gateways, namespaces, services, referenceGrants } = this.world
+    const all: KubeObject[] = [
+      ...this.routes,
+      ...gatewayClasses,
+      ...gateways,
+      ...namespaces,
+      ...services,
+      ...referenceGrants
+    ]
+    const wanted =
+      object.kind === 'Namespace' ? undefined : (object.metadata.namespace ?? namespace)
+    const found = all.find(
+      (o) =>
+        o.kind === object.kind &&
+        o.metadata.name === object.metadata.name &&
+        (wanted === undefined || o.metadata.namespace === wanted)
+    )
+    return Promise.resolve(found ?? 'absent')
+  }
+
+  servedDefaults(): Promise<Map<string, unknown> | undefined> {
+    return Promise.resolve(undefined)
   }
 
   readWorld(namespaces: string[]): Promise<World> {
