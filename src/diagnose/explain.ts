@@ -21,7 +21,12 @@ import { explainNotAllowedByListeners } from './listeners.ts'
 import { explainNoStatus, parentHealth } from './parents.ts'
 import { isStandardReason, isSynthetic, reasonEntry } from './reasons.ts'
 import { explainFallBack, explainIncompatibleFilters, explainUnsupportedValue } from './rules.ts'
-import { explainConditionGap, explainNoParentRefs, explainStaleStatus } from './synthetic.ts'
+import {
+  explainConditionGap,
+  explainNoParentRefs,
+  explainNotSynced,
+  explainStaleStatus
+} from './synthetic.ts'
 import { explainTerminating } from './terminating.ts'
 import { explainUnpredictable } from './unpredictable.ts'
 import { listing, unique, uniqueSentences } from '../wording/phrasing.ts'
@@ -64,6 +69,7 @@ const GATHERERS: Record<string, Gatherer> = {
   Pending: explainConditionGap,
   NoParentRefs: explainNoParentRefs,
   Terminating: explainTerminating,
+  NotSynced: explainNotSynced,
   Unpredictable: explainUnpredictable,
   FallBack: explainFallBack,
   ...Object.fromEntries([...CONFLICT_REASONS].map((reason) => [reason, explainConflict]))
@@ -126,7 +132,10 @@ function explainParent(
     controllerName: parent.controllerName,
     conditions: parent.conditions,
     problems,
-    ...(parent.verdict === 'ready' ? {} : { chain: parentChain(base.route, parent, base.world) })
+    // a parent held for the merged files has a chain of what ran before the merge: not shown
+    ...(parent.verdict === 'ready' || parent.findings[0]?.reason === 'NotSynced'
+      ? {}
+      : { chain: parentChain(base.route, parent, base.world) })
   }
 }
 

@@ -121,6 +121,12 @@ export const SYNTHETIC_REASONS: Record<string, ReasonEntry> = {
     remediation:
       'A Route with metadata.deletionTimestamp is on its way out, whatever its status says: re-create it once it is gone if it should stay.'
   },
+  NotSynced: {
+    conditions: [],
+    title: 'The cluster does not carry the merged files yet',
+    remediation:
+      'Its status describes what ran before the merge, so it was not judged. Sync the GitOps application that deploys these files (argocd app sync, flux reconcile kustomization) or apply them; the Route is judged once the cluster carries them.'
+  },
   Unpredictable: {
     conditions: [],
     title: 'The objects cannot tell what the controller will write',

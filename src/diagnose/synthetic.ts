@@ -1,8 +1,14 @@
 // Evidence for route-gate's own reasons about status that is old, incomplete or absent
-// (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs).
+// (StaleStatus, ConditionMissing, ConditionUnknown, NoParentRefs, NotSynced).
 import { controllerLabel } from '../wording/controllers.ts'
 import type { Diagnosis, DiagnosisContext } from './context.ts'
-import { describeCondition, formatDuration, listing, quoted } from '../wording/phrasing.ts'
+import {
+  capitalize,
+  describeCondition,
+  formatDuration,
+  listing,
+  quoted
+} from '../wording/phrasing.ts'
 import { yamlScalar } from './yaml.ts'
 import { readEntries } from '../model/entries.ts'
 import { formatParentRef, parentRefKey } from '../model/parent-ref.ts'
@@ -246,4 +252,10 @@ export function explainNoParentRefs(context: DiagnosisContext): Diagnosis {
     ].join('\n')
   }
   return diagnosis
+}
+
+/** NotSynced: what the live object lacks, and what last wrote it, are the evidence. */
+export function explainNotSynced(context: DiagnosisContext): Diagnosis {
+  const waiting = context.finding.waitingFor
+  return { evidence: waiting === undefined ? [] : [`${capitalize(waiting)}.`] }
 }

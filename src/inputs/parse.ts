@@ -7,6 +7,7 @@ import {
   parseBoolean,
   parseCidrs,
   parseClusterName,
+  parseAnnotation,
   parseConditions,
   parseCount,
   parseDuration,
@@ -106,13 +107,17 @@ function readinessOf(
   input: Inputs,
   conditions: string[],
   predicting: boolean
-): Pick<Settings, 'timeoutMs' | 'heartbeatMs' | 'conditions' | 'failFast' | 'strict'> {
+): Pick<
+  Settings,
+  'timeoutMs' | 'heartbeatMs' | 'conditions' | 'untilAnnotation' | 'failFast' | 'strict'
+> {
   // a prediction is work on the runner alone, bounded sooner than a wait on controllers
   const timeout = input.optional('timeout') ?? (predicting ? PREDICT_TIMEOUT : GATE_TIMEOUT)
   return {
     timeoutMs: parseDuration(timeout),
     heartbeatMs: parseDuration(input.value('heartbeat'), 'heartbeat'),
     conditions,
+    untilAnnotation: input.optionalWith('until-annotation', parseAnnotation),
     failFast: input.flag('fail-fast'),
     strict: input.flag('strict')
   }

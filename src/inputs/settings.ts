@@ -27,6 +27,8 @@ export interface Settings {
   /** gate: how often the wait logs its one-line state */
   heartbeatMs: number
   conditions: string[]
+  /** gate: every Route must carry this annotation value before it is judged */
+  untilAnnotation?: { key: string; value: string }
   failFast: boolean
   strict: boolean
   /** the Action's kubeconfig input: content */

@@ -81,6 +81,12 @@ export const INPUTS: InputSpec[] = [
     arg: 'TYPES'
   },
   {
+    name: 'until-annotation',
+    description:
+      'Gate: wait until every Route gated carries this annotation value, `KEY=VALUE` (e.g. a commit SHA your GitOps tool stamps); until then its parents are pending `NotSynced`.',
+    arg: 'KEY=VALUE'
+  },
+  {
     name: 'fail-fast',
     description:
       'Stop at the first definite failure instead of waiting for it to heal until the deadline.',

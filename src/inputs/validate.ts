@@ -55,6 +55,7 @@ function checkPredict(s: Settings): void {
     s.selector !== undefined && 'selector',
     s.allNamespaces && 'all-namespaces',
     s.dryRun && 'dry-run',
+    s.untilAnnotation !== undefined && 'until-annotation',
     s.comment && 'comment',
     s.verifyTraffic && 'verify-traffic',
     s.watchDurationMs !== undefined && 'watch-duration',
@@ -87,6 +88,7 @@ function checkMonitor(s: Settings): void {
     s.manifests.length > 0 && 'manifests',
     s.routes.length > 0 && 'routes',
     s.dryRun && 'dry-run',
+    s.untilAnnotation !== undefined && 'until-annotation',
     s.comment && 'comment',
     s.verifyTraffic && 'verify-traffic'
   ].filter((name) => name !== false)

@@ -185,6 +185,22 @@ export function parseStatusRanges(text: string): StatusRange[] {
   })
 }
 
+// an annotation key: an optional DNS subdomain prefix and a slash, then a name of up to 63 characters
+const ANNOTATION_KEY =
+  /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
+
+export function parseAnnotation(text: string): { key: string; value: string } {
+  const equals = text.indexOf('=')
+  const key = equals < 0 ? text : text.slice(0, equals)
+  const prefix = key.includes('/') ? key.slice(0, key.indexOf('/')) : ''
+  if (equals < 0 || !ANNOTATION_KEY.test(key) || prefix.length > 253) {
+    throw new InputError(
+      `Invalid until-annotation "${text}": use KEY=VALUE with an annotation key, e.g. example.com/revision=0f3c2a1`
+    )
+  }
+  return { key, value: text.slice(equals + 1) }
+}
+
 export function parseNamespace(namespace: string | undefined): string | undefined {
   if (namespace !== undefined && !isDnsLabel(namespace)) {
     throw new InputError(`Invalid namespace "${namespace}": not a valid namespace name`)

@@ -120,6 +120,8 @@ export interface Finding {
   message?: string
   /** Unpredictable: the kinds the cluster source would have to list for predict to decide */
   needs?: string[]
+  /** NotSynced: what the cluster does not carry yet, and at the deadline its last writer */
+  waitingFor?: string
   /** ConditionUnknown: the condition's own reason (e.g. Pending) */
   conditionReason?: string
   /** the controllerName of the status entry it came from, when there was one */

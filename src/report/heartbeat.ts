@@ -93,8 +93,11 @@ function notReady(verdict: RouteVerdict): string[] {
   if (verdict.verdict === 'ready') return []
   const whole = verdict.findings[0]
   if (whole !== undefined || verdict.parents.length === 0) {
-    return [`${name} (${whole?.reason ?? verdict.verdict})`]
+    return [`${name} (${whole?.waitingFor ?? whole?.reason ?? verdict.verdict})`]
   }
+  // held until the cluster carries the merged files: one wait for the Route, named with its cause
+  const held = verdict.parents.find((p) => p.findings[0]?.reason === 'NotSynced')?.findings[0]
+  if (held?.waitingFor !== undefined) return [`${name} (${held.waitingFor})`]
   return verdict.parents
     .filter((p) => p.verdict !== 'ready')
     .map((p) => {

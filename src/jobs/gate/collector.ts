@@ -2,6 +2,7 @@
 // the state the gate stops on. Also what the wait logs: progress lines and the heartbeat.
 import type { RouteScope, RouteWatchHandlers } from '../../cluster/types.ts'
 import { evaluateRoute } from '../../model/evaluate.ts'
+import { notSynced } from '../../model/not-synced.ts'
 import { routeId, routeKey, routeRef } from '../../model/route-id.ts'
 import type {
   RouteKind,
@@ -16,6 +17,7 @@ import { Heartbeat } from '../../report/heartbeat.ts'
 import { ProgressLog } from '../../report/progress.ts'
 import type { GateRun } from './gate-run.ts'
 import type { GateTargets } from './targets.ts'
+import type { CarryWatch } from './carry-step.ts'
 
 /**
  * Verdicts by Route key with a running count of each verdict: judging one watch event costs O(1), not
@@ -63,12 +65,14 @@ export class WaitCollector {
   private readonly wanted: Set<string>
   private readonly progress: ProgressLog
   private readonly heartbeat: Heartbeat
+  private judged: (state: WaitState) => void = () => {}
 
   constructor(
     private readonly run: GateRun,
     private readonly targets: GateTargets,
     private readonly world: World,
-    private readonly options: VerdictOptions
+    private readonly options: VerdictOptions,
+    readonly carry: CarryWatch
   ) {
     this.unlisted = new Map(listTargets(targets.scope))
     this.wanted = new Set(targets.names.map(routeKey))
@@ -78,6 +82,7 @@ export class WaitCollector {
 
   /** The watch handlers; `judged` hears the state after every batch of changes. */
   handlers(judged: (state: WaitState) => void): Pick<RouteWatchHandlers, 'onList' | 'onChange'> {
+    this.judged = judged
     return {
       onList: (kind, namespace, listed) => {
         this.unlisted.delete(targetKey(kind, namespace))
@@ -103,6 +108,30 @@ export class WaitCollector {
     }
   }
 
+  /** Judges every Route again: what the carry step waits for changed. */
+  rejudge(): void {
+    if (this.routes.size > 0) this.judged(this.judge([...this.routes.values()]))
+  }
+
+  /**
+   * The Route's verdict: held (NotSynced) while the cluster does not carry its file or marker.
+   * `writers`: at the deadline, the last writer of what each held Route waits for, by Route key.
+   */
+  evaluate(
+    route: RouteObject,
+    world: World,
+    options: VerdictOptions,
+    writers?: Map<string, string>
+  ): RouteVerdict {
+    const verdict = evaluateRoute(route, world, options)
+    const held = this.carry.hold(route)
+    if (held === undefined) return verdict
+    const writer = writers?.get(routeKey(routeRef(route)))
+    const message =
+      writer === undefined ? held.message : `${held.message}; last written by ${writer}`
+    return notSynced(verdict, message, options.final)
+  }
+
   /** One heartbeat line: on a change, or `always` on the heartbeat's own interval. */
   beat(always: boolean): void {
     const line = this.heartbeat.line(this.expected(), this.run.now(), always)
@@ -126,7 +155,7 @@ export class WaitCollector {
     const fresh: RouteVerdict[] = []
     for (const route of changed) {
       const key = routeKey(routeRef(route))
-      const verdict = evaluateRoute(route, this.world, this.options)
+      const verdict = this.evaluate(route, this.world, this.options)
       if (!this.firstSeen.has(key)) this.firstSeen.set(key, this.run.now())
       this.verdicts.set(key, verdict)
       this.heartbeat.observe(key, verdict)

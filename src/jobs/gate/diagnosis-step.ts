@@ -6,7 +6,6 @@ import { reportsConflict } from '../../diagnose/conflicts.ts'
 import { explainRoute } from '../../diagnose/explain.ts'
 import { explainMissingRoute } from '../../diagnose/missing.ts'
 import { namespacesToRead } from '../../model/route-spec.ts'
-import { evaluateRoute } from '../../model/evaluate.ts'
 import { routeKey, routeRef, parseRouteKey } from '../../model/route-id.ts'
 import type {
   RouteObject,
@@ -44,6 +43,13 @@ export async function judgeAndDiagnose(
       'Could not list Routes in all namespaces: the Routes a conflict is with (RuleMatchConflict) cannot be named.'
     )
   const options = { ...wait.options, final: wait.final }
+  const writers = wait.final
+    ? await beforeDeadline(
+        run,
+        collector.carry.writers([...collector.routes.values()]),
+        Math.max(run.deadline, run.now()) + DIAGNOSIS_GRACE_MS
+      ).catch(() => undefined)
+    : undefined
   const now = new Date(run.now())
   const keys = targets.byName ? targets.names.map(routeKey) : [...collector.routes.keys()]
   const results: RouteResult[] = []
@@ -56,7 +62,7 @@ export async function judgeAndDiagnose(
     // Everything ready: the verdicts the wait reached stand; reading again would only delay
     const verdict =
       (wait.allReady ? collector.verdicts.byKey.get(key) : undefined) ??
-      evaluateRoute(route, world, options)
+      collector.evaluate(route, world, options, writers)
     verdict.notes.forEach((n) => notes.add(n))
     results.push(
       explainRoute(verdict, world, { source: targets.sources.get(key), now, routes: known })

@@ -12,6 +12,7 @@ import type { ProbeOutcome } from '../../probe/rules/answer-meaning.ts'
 import type { TrafficRun } from '../../probe/loop/probe-routes.ts'
 import { TOOL_VERSION } from '../../runtime/version.ts'
 import { scopeText, watchUntil } from '../watch-until.ts'
+import { CarryWatch } from './carry-step.ts'
 import { WaitCollector } from './collector.ts'
 import { judgeAndDiagnose } from './diagnosis-step.ts'
 import { ConfirmedFailure, watchForMissingParents } from './fail-fast.ts'
@@ -30,7 +31,13 @@ export async function runGate(settings: Settings, deps: GateDeps): Promise<Repor
   const view = await connectToCluster(run)
   const targets = await applyAndLocate(run, inputs.docs, view)
   if ('dryRun' in targets) return targets.dryRun
-  const wait = await watchAndCollect(run, targets)
+  // check compares its files with the cluster; apply wrote them itself
+  const carry = new CarryWatch(
+    run,
+    settings.applyManifests ? [] : inputs.docs,
+    view.defaultNamespace
+  )
+  const wait = await watchAndCollect(run, targets, carry)
   const diagnosed = await judgeAndDiagnose(run, targets, wait.collector, {
     world: wait.world,
     allReady: wait.outcome === 'ready',
@@ -63,7 +70,11 @@ interface Wait {
 }
 
 /** Lists and watches the Routes until all are ready, fail-fast stops, or the deadline passes. */
-async function watchAndCollect(run: GateRun, targets: GateTargets): Promise<Wait> {
+async function watchAndCollect(
+  run: GateRun,
+  targets: GateTargets,
+  carry: CarryWatch
+): Promise<Wait> {
   const { settings, cluster } = run
   const options: VerdictOptions = {
     conditions: settings.conditions,
@@ -71,7 +82,11 @@ async function watchAndCollect(run: GateRun, targets: GateTargets): Promise<Wait
     final: false
   }
   const world = await inTime(run, cluster.readWorld([]))
-  const collector = new WaitCollector(run, targets, world, options)
+  const collector = new WaitCollector(run, targets, world, options, carry)
+  await inTime(
+    run,
+    carry.start(() => collector.rejudge())
+  )
   const confirmed = new ConfirmedFailure(cluster, collector.verdicts, run.log)
   const beating = setInterval(() => collector.beat(true), settings.heartbeatMs)
   let missing: { end: () => void } | undefined
@@ -99,6 +114,7 @@ async function watchAndCollect(run: GateRun, targets: GateTargets): Promise<Wait
     }
   ).finally(() => {
     clearInterval(beating)
+    carry.end()
     missing?.end()
   })
   // A list that never answered leaves its Routes unknown, not absent: "does not exist" would be false.
@@ -145,6 +161,7 @@ function gateReport(
     return readyAt === undefined ? result : { ...result, readyAt }
   })
   diagnosed.world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
+  wait.collector.carry.notes().forEach((n) => notes.add(n))
   if (wait.ownersUnknown.length > 0) {
     notes.add(
       `Owner filtering was off while waiting (could not read ${wait.ownersUnknown.join('; ')}): status entries that carry Accepted were judged, whichever controller wrote them. Grant list on gateways and gatewayclasses cluster-wide to judge only the Gateway's own controller.`
