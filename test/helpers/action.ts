@@ -37,6 +37,8 @@ interface RunOptions {
   node?: string
   /** a command the bundle runs under, e.g. ip netns exec NAME (the guard tests' isolated runner) */
   prefix?: string[]
+  /** hears the standard error so far, whenever more arrives (the CLI's progress lines) */
+  onStderr?: (soFar: string) => void
 }
 
 function runProcess(
@@ -58,7 +60,10 @@ function runProcess(
       stdout += d.toString()
       options.onStdout?.(stdout)
     })
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+      options.onStderr?.(stderr)
+    })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }))
     child.stdin.end(options.input ?? '')
