@@ -195,12 +195,12 @@ spec:
   })
 })
 
-describe('until-annotation waits for the revision marker', () => {
+describe.each(ALL)('until-annotation waits for the revision marker (%s)', (id) => {
   it('holds a Route named by routes until it carries the annotation, then judges it', async () => {
     const ns = await testNamespace('marker')
-    await readyRoute(ns, 'contour')
+    await readyRoute(ns, id)
     const marker = (rev: string): string =>
-      routeYaml(ns, 'contour', { name: 'web' }, `\n  annotations: {example.com/revision: ${rev}}`)
+      routeYaml(ns, id, { name: 'web' }, `\n  annotations: {example.com/revision: ${rev}}`)
     await applyYaml(marker('old'), ns)
     const dir = await manifestDir({})
     const args = [
