@@ -7,7 +7,7 @@ import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { KubeObject } from '../model/types.ts'
 import type { ManifestDocument } from '../read/manifests.ts'
 import type { ApplyOptions, ApplyResult } from './types.ts'
-import { groupVersionPath, splitApiVersion, type ResourceInfo } from './discovery.ts'
+import { objectPath, splitApiVersion, type ResourceInfo } from './discovery.ts'
 import { describeFault, toClusterError } from './errors.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
@@ -91,12 +91,6 @@ async function resolveTarget(
   return { doc, resource, namespace, name: metadata.name, body: stripServerFields(doc.object) }
 }
 
-function targetPath(target: ApplyTarget): string {
-  const { resource, namespace, name } = target
-  const scope = namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`
-  return `${groupVersionPath(resource.group, resource.version)}${scope}/${resource.plural}/${encodeURIComponent(name)}`
-}
-
 async function serverSideApply(
   session: Session,
   target: ApplyTarget,
@@ -105,11 +99,15 @@ async function serverSideApply(
   try {
     return await withRetry(
       () =>
-        session.api.request<KubeObject>('PATCH', targetPath(target), {
-          query: { fieldManager: FIELD_MANAGER, force: true, dryRun: dryRun ? 'All' : undefined },
-          body: target.body,
-          contentType: 'application/apply-patch+yaml'
-        }),
+        session.api.request<KubeObject>(
+          'PATCH',
+          objectPath(target.resource, target.namespace, target.name),
+          {
+            query: { fieldManager: FIELD_MANAGER, force: true, dryRun: dryRun ? 'All' : undefined },
+            body: target.body,
+            contentType: 'application/apply-patch+yaml'
+          }
+        ),
       session.tuning.retry
     )
   } catch (error) {

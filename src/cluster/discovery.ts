@@ -37,6 +37,16 @@ export function groupVersionPath(group: string, version: string): string {
   return group === '' ? `/api/${version}` : `/apis/${group}/${version}`
 }
 
+/** The path of one object of `resource`; `namespace` only for namespaced resources. */
+export function objectPath(
+  resource: ResourceInfo,
+  namespace: string | undefined,
+  name: string
+): string {
+  const scope = namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`
+  return `${groupVersionPath(resource.group, resource.version)}${scope}/${resource.plural}/${encodeURIComponent(name)}`
+}
+
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/')
   return slash < 0

@@ -4,7 +4,7 @@
 import { defaultsOfSchema } from '../model/api-defaults.ts'
 import type { KubeObject } from '../model/types.ts'
 import { isRecord } from '../model/unknown.ts'
-import { groupVersionPath, splitApiVersion } from './discovery.ts'
+import { groupVersionPath, objectPath, splitApiVersion } from './discovery.ts'
 import { answeredWith, toClusterError } from './errors.ts'
 import { withRetry } from './retry.ts'
 import type { Session } from './session.ts'
@@ -19,9 +19,9 @@ export async function readObject(
   const resource = await session.discovery.resourceFor(object.apiVersion, object.kind)
   if (!resource) return 'absent'
   const namespace = resource.namespaced
-    ? `/namespaces/${encodeURIComponent(object.metadata.namespace ?? defaultNamespace)}`
-    : ''
-  const path = `${groupVersionPath(resource.group, resource.version)}${namespace}/${resource.plural}/${encodeURIComponent(object.metadata.name)}`
+    ? (object.metadata.namespace ?? defaultNamespace)
+    : undefined
+  const path = objectPath(resource, namespace, object.metadata.name)
   try {
     return await withRetry(() => session.api.request<KubeObject>('GET', path), session.tuning.retry)
   } catch (error) {
@@ -29,7 +29,7 @@ export async function readObject(
     if (answeredWith(error, 403)) return 'forbidden'
     throw toClusterError(
       error,
-      { verb: 'get', resource: resource.plural, namespace: object.metadata.namespace },
+      { verb: 'get', resource: resource.plural, namespace },
       session.description
     )
   }

@@ -32,6 +32,9 @@ interface Other {
   live?: KubeObject
 }
 
+/** Still waited for: neither carried nor unreadable. */
+const waiting = (other: Other): boolean => other.state !== 'carried' && other.state !== 'forbidden'
+
 const GATEWAY_GROUPS = new Set([GATEWAY_GROUP, EXPERIMENTAL_GROUP])
 
 /** The kinds whose objects shape a Route's status: Namespaces, Services and the Gateway API's own. */
@@ -89,7 +92,7 @@ export class CarryWatch {
     if (difference !== undefined) {
       return { message: waitingToCarry(doc.file, describeDifference(difference)), object: route }
     }
-    const other = this.others.find((o) => o.state !== 'carried' && o.state !== 'forbidden')
+    const other = this.others.find(waiting)
     return other && { message: other.state, object: other.doc.object, live: other.live }
   }
 
@@ -151,8 +154,7 @@ export class CarryWatch {
   }
 
   private async readOthers(): Promise<void> {
-    const unsettled = this.others.filter((o) => o.state !== 'carried' && o.state !== 'forbidden')
-    await Promise.all(unsettled.map((other) => this.readOther(other)))
+    await Promise.all(this.others.filter(waiting).map((other) => this.readOther(other)))
   }
 
   private async readOther(other: Other): Promise<void> {
@@ -173,8 +175,7 @@ export class CarryWatch {
   }
 
   private schedule(): void {
-    if (this.ended || !this.others.some((o) => o.state !== 'carried' && o.state !== 'forbidden'))
-      return
+    if (this.ended || !this.others.some(waiting)) return
     this.timer = setTimeout(() => {
       const before = this.others.map((o) => o.state).join('\n')
       // a read that fails now is tried again at the next poll; the wait's deadline bounds them all
