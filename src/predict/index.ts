@@ -3,16 +3,10 @@
 // Problems come from the diagnosis (one catalogue of titles, remediations, evidence and fix YAML),
 // which the caller hands in: predict decides the verdicts, and imports no diagnosis.
 import type { ManifestDocument } from '../read/manifests.ts'
-import {
-  CONFLICT_REASONS,
-  conflictHolders,
-  conflictsFor,
-  exactHostnames
-} from '../rules/conflicts.ts'
 import { delegatorOf } from '../rules/delegation.ts'
 import { FeatureLedger } from './features.ts'
-import { findController, writesReason } from '../rules/controllers.ts'
-import { holderSentence } from '../wording/conflicts.ts'
+import { contested } from './contested.ts'
+import type { ConflictState } from './contested.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
@@ -34,7 +28,7 @@ import type {
 } from '../model/types.ts'
 import { calibrate } from './calibrate.ts'
 import { index, overlay } from './overlay.ts'
-import type { NeededKind, Objects } from './overlay.ts'
+import type { NeededKind } from './overlay.ts'
 import { addToDump, predictParent, predictedConditions, verdictOf } from './rules.ts'
 import type { ParentPrediction } from './rules.ts'
 
@@ -44,7 +38,7 @@ export { overlay } from './overlay.ts'
 export type ExplainRoute = (
   verdict: RouteVerdict,
   world: World,
-  options: { source: SourcePosition }
+  options: { source: SourcePosition; routes: RouteObject[] }
 ) => RouteResult
 
 export interface PredictInput {
@@ -75,8 +69,7 @@ export interface Checkpoint {
 const TRAEFIK = 'traefik.io/gateway-controller'
 
 /** Whys, missing kinds and notes gathered over the whole run. */
-interface Run {
-  objects: Objects
+interface Run extends ConflictState {
   required: string[]
   calibration: Map<string, Calibration>
   features: FeatureLedger
@@ -136,32 +129,6 @@ function refusedFeature(
   }
 }
 
-/**
- * A controller that writes a conflict reason (Contour's RuleMatchConflict, NGINX Gateway Fabric's
- * HostnameConflict) refuses one of two Routes that share a hostname and match on a parent. Which one
- * it keeps is route-to-route precedence, never a definite failure here: the parent becomes unknown,
- * naming the other Route.
- */
-function contested(route: RouteObject, prediction: ParentPrediction, run: Run): ParentPrediction {
-  if (prediction.accepted?.status !== 'True') return prediction
-  const controller = findController(prediction.controllerName)
-  const conflictReason = [...CONFLICT_REASONS].find(
-    (reason) => writesReason(controller, undefined, reason) && conflictsFor(reason, route.kind)
-  )
-  if (!controller || conflictReason === undefined) return prediction
-  const ref = prediction.parentRef
-  const holders = conflictHolders(route, ref, run.objects.routes, 1, exactHostnames(conflictReason))
-  if (holders.length === 0) return prediction
-  const where = `${ref.kind} ${ref.namespace}/${ref.name}`
-  return {
-    ...prediction,
-    accepted: {
-      status: 'Unknown',
-      why: `${controller.name} writes ${conflictReason} for one of two Routes that share a hostname and match on a parent, and keeps the older: ${holderSentence(holders[0]!, where)} Which Route it keeps is not predicted.`
-    }
-  }
-}
-
 function whyOf(prediction: ParentPrediction): string[] {
   const outcomes = [prediction.parent, prediction.accepted, prediction.resolvedRefs]
   return outcomes.flatMap((o) => (o?.status === 'Unknown' ? [o.why] : []))
@@ -181,6 +148,8 @@ function findingsOf(prediction: ParentPrediction, verdict: PredictVerdict, run: 
       ...(c.message ? { message: c.message } : {}),
       ...controller
     }))
+  for (const warning of prediction.warnings)
+    findings.push({ ...warning, severity: 'warning', ...controller })
   if (verdict === 'unknown') {
     const outcomes = [prediction.parent, prediction.accepted, prediction.resolvedRefs]
     const needs = [
@@ -249,9 +218,9 @@ function predictRoute(
   source: { file: string; line: number },
   run: Run
 ): RouteResult<ReportVerdict> {
-  const predictions = routeParentRefs(route).map((ref) => {
+  const predictions = routeParentRefs(route).map((ref, i) => {
     const judged = distrust(predictParent(route, ref, run.objects), run)
-    const prediction = contested(route, refusedFeature(route, judged, run), run)
+    const prediction = contested(route, i, refusedFeature(route, judged, run), run)
     note(prediction, run)
     return { prediction, verdict: verdictOf(prediction, run.required) }
   })
@@ -278,7 +247,7 @@ function predictRoute(
       notes: []
     },
     run.objects.world,
-    { source }
+    { source, routes: run.objects.routes }
   )
   const { orphans: _orphans, ...rest } = explained
   return {
@@ -319,7 +288,8 @@ export function predict(input: PredictInput): PredictReport {
     unknownReasons: new Set(),
     missingKinds: new Set(),
     notes: new Set(),
-    explain: input.explain
+    explain: input.explain,
+    vhosts: new Map()
   }
   const routes = layered.routes
     .map(({ route, file, line }, done) => {

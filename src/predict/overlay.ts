@@ -142,6 +142,16 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
   }
 }
 
+/**
+ * An object the change updates keeps its cluster copy's creationTimestamp, as the API server keeps
+ * it: Route precedence (the oldest Route keeps a contested match) reads it.
+ */
+function keepCreation(object: KubeObject, before: KubeObject | undefined): KubeObject {
+  const created = before?.metadata.creationTimestamp
+  if (created === undefined || object.metadata.creationTimestamp !== undefined) return object
+  return { ...object, metadata: { ...object.metadata, creationTimestamp: created } }
+}
+
 export interface Overlay {
   /** cluster objects with the manifests' in their place */
   objects: KubeObject[]
@@ -190,10 +200,12 @@ export function overlay(
       })
       continue
     }
-    const object = withNamespace(raw, namespace)
-    const k = objectKey(object)
-    if (object.kind === 'Gateway' && !merged.has(k))
-      newGateways.add(`${object.metadata.namespace ?? ''}/${object.metadata.name}`)
+    const placed = withNamespace(raw, namespace)
+    const k = objectKey(placed)
+    const before = merged.get(k)
+    if (placed.kind === 'Gateway' && !before)
+      newGateways.add(`${placed.metadata.namespace ?? ''}/${placed.metadata.name}`)
+    const object = keepCreation(placed, before)
     merged.set(k, object)
     if (isRouteObject(object)) routes.push({ route: object, file: doc.file, line: doc.line })
   }

@@ -3,7 +3,6 @@
 // (listener selection, admission, hostnames, grants, Service ports) are the diagnosis' own; this module
 // only orders them and says which outcome is definite. When the objects cannot tell, the answer is
 // unknown with why: predict must never block a correct change on a guess.
-import { admission, admits } from '../rules/admission.ts'
 import type { Admission } from '../rules/admission.ts'
 import { findController } from '../rules/controllers.ts'
 import { grantFor, serviceRefState } from '../rules/references.ts'
@@ -31,6 +30,7 @@ import {
   listenerRefusal,
   namespaceLabels
 } from '../rules/world.ts'
+import { admissionsOf } from './attachment.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import {
   findListenerSet,
@@ -67,8 +67,8 @@ export interface ParentPrediction {
   resolvedRefs?: Outcome
   /** the parent's own fate when no condition would be written: missing Gateway or class */
   parent?: MissingParent
-  /** facts worth a warning on a parent that is otherwise predicted (a Gateway no controller has seen) */
-  warnings: string[]
+  /** conditions that warn on a parent that is otherwise predicted (Contour dropping some rules) */
+  warnings: { condition: string; reason: string; message: string }[]
 }
 
 const ready = (reason: string, message: string): Outcome => ({ status: 'True', reason, message })
@@ -222,16 +222,10 @@ function predictAccepted(
         : `No listener of ${name} matches ${listing(asked)}; its listeners: ${listing(all.map(describeListener))}.`
     )
   }
-  const admissions = selected.map((l) => admission(l, parent.holder, route, objects.world))
-  // admits() lets an undecided namespace through (the diagnosis only refutes with it); predict must not
-  const admitted = admissions.filter((a) => admits(a) && a.namespace === 'ok')
+  const { admissions, admitted, undecided } = admissionsOf(route, selected, parent.holder, objects)
   const hostnames = routeHostnames(route)
   const takesHostnames = (a: Admission): boolean =>
     hostnames.length === 0 || acceptedHostnames(a.listener.hostname, hostnames).length > 0
-  // a listener whose namespace check needs labels the source lacks may still admit the Route
-  const undecided = admissions.filter(
-    (a) => a.namespace === 'unknown' && a.kind === 'ok' && a.refusedBy === undefined
-  )
   const matching = admitted.filter(takesHostnames)
   if (matching.length > 0) {
     const taken = matching.map((a) => a.listener.name)

@@ -44,10 +44,11 @@ const sameParent = (a: ParentRef, b: ParentRef): boolean =>
 
 /** A canonical text per match ("path PathPrefix /api, header x-env Exact staging"). */
 function matchesOf(route: RouteObject): Set<string> {
-  return new Set(routeRules(route).flatMap((rule) => rule.requestMatches.map(describeWholeMatch)))
+  return new Set(routeRules(route).flatMap((rule) => rule.requestMatches.map(describeRequestMatch)))
 }
 
-function describeWholeMatch(match: RequestMatch): string {
+/** A match as a reader names it: "path PathPrefix /api, header x-env Exact staging". */
+export function describeRequestMatch(match: RequestMatch): string {
   const parts: string[] = []
   if (match.path) parts.push(`path ${match.path.type} ${match.path.value}`)
   const values = (field: string, items: ValueMatch[]): string[] =>
