@@ -19,11 +19,12 @@ export { routeId } from '../model/route-id.ts'
 
 /**
  * Who wrote a problem's message: a controller, or predict saying what a controller would write, or,
- * where predict abstains, why it cannot tell (no controller would write that).
+ * where predict abstains or no controller will write anything, predict's own finding.
  */
 export function messageLabel(mode: Mode, problem: Pick<Problem, 'reason'>): string {
   if (mode !== 'predict') return 'controller says'
-  return problem.reason === 'Unpredictable' ? 'cannot tell' : 'a controller would write'
+  if (problem.reason === 'Unpredictable') return 'cannot tell'
+  return problem.reason === 'NoStatus' ? 'predict finds' : 'a controller would write'
 }
 
 /** "Accepted=False (NotAllowedByListeners)", "Accepted=True"; "stale" when the controller has not seen the spec. */

@@ -281,6 +281,10 @@ describe('predict: parents that are absent or new', () => {
     expect(onlyParent(listed).conditions).toEqual([])
     expect(onlyParent(listed).problems[0]?.reason).toBe('NoStatus')
     expect(onlyParent(listed).problems[0]?.evidence?.join(' ')).toContain('edge')
+    // no controller will write anything there: the message is predict's, not a controller's
+    const text = renderText(listed, { color: false })
+    expect(text).toMatch(/predict finds:\s+Gateway infra\/nope does not exist/)
+    expect(text).not.toContain('a controller would write')
     const partial = run(baseCluster(), [route], {
       source: { kind: 'dump', complete: ['Service', 'Namespace'] }
     })
