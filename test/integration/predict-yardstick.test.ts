@@ -37,6 +37,8 @@ interface Case {
   silent?: boolean
   /** two Routes sharing a hostname and match: Contour refuses one, and predict leaves it unknown */
   contested?: boolean
+  /** the rule's matches (default: the CRD's, every path) */
+  matches?: Record<string, unknown>[]
 }
 
 /** Every shape predict decides, against one controller's Gateway (listeners: see test/cluster/fixtures.ts). */
@@ -55,7 +57,18 @@ function cases(id: ControllerId, appNs: string, otherNs: string): Case[] {
   const shape = (list: Case[]): Case[] =>
     list.map((c) => (c.hostnames || c.home === 'gateway' ? c : { ...c, hostnames: own(c.name) }))
   const shared = [`${id}-shared.${appNs}.example.com`]
+  const held = heldHostnames(id, appNs)
   return shape([
+    // the Route "held" (in the dump, older) holds every path of this hostname: Contour refuses these
+    { name: 'takes-held', home: 'app', parentRef: ref(), hostnames: held, backendRefs: [web] },
+    {
+      name: 'beside-held',
+      home: 'app',
+      parentRef: ref(),
+      hostnames: held,
+      backendRefs: [web],
+      matches: [{ path: { type: 'PathPrefix', value: '/api' } }]
+    },
     { name: 'ready', home: 'app', parentRef: ref({ sectionName: 'http' }), backendRefs: [web] },
     {
       name: 'by-port',
@@ -142,6 +155,24 @@ function cases(id: ControllerId, appNs: string, otherNs: string): Case[] {
   ])
 }
 
+const heldHostnames = (id: ControllerId, appNs: string): string[] => [
+  `${id}-held.${appNs}.example.com`
+]
+
+/** The Route each controller's cases find in the dump, created before it: it holds its hostname's "/". */
+function heldRoute(id: ControllerId, appNs: string): Record<string, unknown> {
+  const gw = controller(id).gateway
+  const parentRef = { group: G, kind: 'Gateway', namespace: gw.namespace, name: gw.name }
+  const c: Case = {
+    name: 'held',
+    home: 'app',
+    parentRef,
+    hostnames: heldHostnames(id, appNs),
+    backendRefs: [{ name: 'web', port: 8080 }]
+  }
+  return routeObject(c, id, appNs)
+}
+
 function listenerPort(id: ControllerId, name: string): number {
   const listener = controller(id).listeners.find((l) => l.name === name)
   if (!listener) throw new Error(`${id} has no listener ${name}`)
@@ -156,7 +187,7 @@ function routeObject(c: Case, id: ControllerId, ns: string): Record<string, unkn
     spec: {
       ...(c.parentRef ? { parentRefs: [c.parentRef] } : {}),
       ...(c.hostnames ? { hostnames: c.hostnames } : {}),
-      rules: [{ backendRefs: c.backendRefs }]
+      rules: [{ ...(c.matches ? { matches: c.matches } : {}), backendRefs: c.backendRefs }]
     }
   }
 }
@@ -223,6 +254,13 @@ describe('predict against what Contour, Envoy Gateway and Traefik write', () => 
       // endpoints: Traefik calls a Service without EndpointSlices BackendNotFound, which is the data plane
       await createService(appNs, 'web', [8080], { endpoints: true })
       await createService(otherNs, 'web', [8080], { endpoints: true })
+      for (const id of CONTROLLERS) {
+        await applyYaml(stringify(heldRoute(id, appNs)), appNs)
+        created.push({ ns: appNs, name: `${id}-held` })
+      }
+      // the dump must hold what each controller wrote on the held Routes
+      for (const id of CONTROLLERS)
+        await waitForRouteCondition('HTTPRoute', appNs, `${id}-held`, fresh, 60_000)
 
       const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-yardstick-'))
       const kubeconfig = clusterEnv().kubeconfig
@@ -336,6 +374,20 @@ describe('predict against what Contour, Envoy Gateway and Traefik write', () => 
       const contested = rows.filter((r) => r.contested && r.controller === 'contour')
       expect(rows.filter((r) => r.predicted === 'unknown')).toEqual(contested)
       expect(contested.map((r) => r.written).sort()).toEqual(['failed', 'ready'])
+      // against the older Route of the dump, Contour's choice is decided: predicted exactly
+      const taker = (id: ControllerId, route: string) =>
+        rows.find((r) => r.controller === id && r.route === route)
+      expect(taker('contour', 'takes-held')).toMatchObject({
+        predicted: 'failed',
+        predictedReason: 'RuleMatchConflict',
+        written: 'failed',
+        writtenReason: 'RuleMatchConflict'
+      })
+      for (const id of CONTROLLERS)
+        expect(taker(id, 'beside-held')).toMatchObject({ predicted: 'ready', written: 'ready' })
+      // Envoy Gateway and Traefik write no conflict reason: both Routes stay ready
+      for (const id of CONTROLLERS.filter((c) => c !== 'contour'))
+        expect(taker(id, 'takes-held')).toMatchObject({ predicted: 'ready', written: 'ready' })
     }
   )
 })
