@@ -289,7 +289,8 @@ export function predict(input: PredictInput): PredictReport {
     missingKinds: new Set(),
     notes: new Set(),
     explain: input.explain,
-    vhosts: new Map()
+    vhosts: new Map(),
+    hostnameHolders: new Map()
   }
   const routes = layered.routes
     .map(({ route, file, line }, done) => {

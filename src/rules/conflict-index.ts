@@ -78,23 +78,11 @@ export class ConflictIndex {
     }
   }
 
-  /**
-   * The buckets of the Routes that share a hostname and a match with `held`, on `parent`; `exact`:
-   * the very hostname only, no wildcard over or under it, and no Route without hostnames.
-   */
-  private bucketsFor(
-    route: RouteObject,
-    parent: string,
-    held: Holdings,
-    exact: boolean
-  ): RouteObject[][] {
+  /** The buckets of the Routes that share a hostname and a match with `held`, on `parent`. */
+  private bucketsFor(route: RouteObject, parent: string, held: Holdings): RouteObject[][] {
     const keys: string[] = []
     const hostnames = [...new Set(held.hostnames.map((h) => h.toLowerCase()))]
     for (const match of new Set(held.matches)) {
-      if (exact) {
-        for (const hostname of hostnames) keys.push(keyOf(route, parent, match, 'E', hostname))
-        continue
-      }
       // a Route without hostnames takes every hostname, so every Route with the match shares one
       if (hostnames.length === 0) keys.push(keyOf(route, parent, match, 'A'))
       else keys.push(keyOf(route, parent, match, 'N'))
@@ -113,14 +101,8 @@ export class ConflictIndex {
   }
 
   /** The oldest `limit` other Routes on `ref` that share a hostname and a match with `route`. */
-  oldestSharing(
-    route: RouteObject,
-    ref: ParentRef,
-    held: Holdings,
-    limit: number,
-    exact = false
-  ): RouteObject[] {
-    const buckets = this.bucketsFor(route, parentKeyOf(ref), held, exact)
+  oldestSharing(route: RouteObject, ref: ParentRef, held: Holdings, limit: number): RouteObject[] {
+    const buckets = this.bucketsFor(route, parentKeyOf(ref), held)
     const at = buckets.map(() => 0)
     const found: RouteObject[] = []
     const taken = new Set<RouteObject>()

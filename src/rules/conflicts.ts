@@ -29,15 +29,11 @@ const CONFLICT_KINDS: Record<string, readonly string[]> = {
   RuleMatchPartiallyConflict: ['HTTPRoute', 'GRPCRoute'],
   HostnameConflict: ['TLSRoute']
 }
-const EXACT_HOSTNAME = new Set(['HostnameConflict'])
 
 /** Whether `reason` is written for a Route of this kind. */
 export function conflictsFor(reason: string, kind: string): boolean {
   return CONFLICT_KINDS[reason]?.includes(kind) ?? false
 }
-
-/** Whether the reason takes the very same hostname on both Routes, not an intersection. */
-export const exactHostnames = (reason: string): boolean => EXACT_HOSTNAME.has(reason)
 
 const sameParent = (a: ParentRef, b: ParentRef): boolean =>
   a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name
@@ -103,25 +99,24 @@ function indexOf(routes: readonly RouteObject[]): ConflictIndex {
 
 /**
  * The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first:
- * the oldest `limit` of them. `exact`: sharing the very hostname, as exactHostnames(reason) says.
+ * the oldest `limit` of them.
  */
 export function conflictHolders(
   route: RouteObject,
   ref: ParentRef,
   routes: readonly RouteObject[],
-  limit = 5,
-  exact = false
+  limit = 5
 ): ConflictHolder[] {
   const held = holdingsOf(route)
   const matches = new Set(held.matches)
   return indexOf(routes)
-    .oldestSharing(route, ref, held, limit, exact)
+    .oldestSharing(route, ref, held, limit)
     .map((other) => {
-      const theirs = routeHostnames(other)
-      const hosts = exact
-        ? held.hostnames.filter((h) => theirs.some((t) => t.toLowerCase() === h.toLowerCase()))
-        : sharedHostnames(held.hostnames, theirs)
       const same = matchesOf(other)
-      return { other, hosts, same: l4(route) ? [] : [...matches].filter((m) => same.has(m)) }
+      return {
+        other,
+        hosts: sharedHostnames(held.hostnames, routeHostnames(other)),
+        same: l4(route) ? [] : [...matches].filter((m) => same.has(m))
+      }
     })
 }

@@ -245,6 +245,24 @@ describe('predict and other controllers’ conflicts', () => {
     )
     expect(behind.verdict).toBe('unknown')
     expect(behind.why?.join(' ')).toContain('TLSRoute app/x-exact')
+    // on another listener port it is another slot: no conflict
+    const twoPorts = [
+      ...cluster(NGF, [
+        { name: 'tls', port: 443, protocol: 'TLS' },
+        { name: 'alt', port: 8443, protocol: 'TLS' }
+      ]).filter((o) => o.kind !== 'Service'),
+      service('app', 'web', [443])
+    ]
+    const on = (name: string, sectionName: string) => {
+      const object = tls(name, 'db.example.com')
+      return { ...object, spec: { ...object.spec, parentRefs: [{ ...EDGE, sectionName }] } }
+    }
+    expect(onlyParent(run([...twoPorts, on('older', 'tls')], [on('new', 'alt')])).verdict).toBe(
+      'ready'
+    )
+    expect(onlyParent(run([...twoPorts, on('older', 'tls')], [on('new', 'tls')])).verdict).toBe(
+      'unknown'
+    )
     // and an HTTPRoute under NGF is never held to it
     expect(
       onlyParent(run([...cluster(NGF), held], [route('new', { hostnames: shop })])).verdict
