@@ -11,6 +11,8 @@ import type { Objects } from './overlay.ts'
 import { predictParent, predictedConditions, verdictOf } from './rules.ts'
 import { routeIdOf } from '../model/route-id.ts'
 import type { FeatureLedger } from './features.ts'
+import { contested } from './contested.ts'
+import type { ConflictState } from './contested.ts'
 
 type Written = { verdict: 'ready' | 'failed'; reasons: string[]; label: string }
 
@@ -76,12 +78,20 @@ export function calibrate(
   features?: FeatureLedger
 ): Calibration[] {
   const byController = new Map<string, Calibration>()
+  // the route-to-route rules too (Contour's virtual hosts), so a controller that decides otherwise
+  // shows it here and its conflict reasons stop being predicted
+  const conflicts: ConflictState = {
+    objects,
+    vhosts: new Map(),
+    hostnameHolders: new Map(),
+    created: new Set()
+  }
   for (const [done, route] of objects.routes.entries()) {
     checkpoint(done, objects.routes.length)
     if ((arrayField(route.status, 'parents') ?? []).length === 0) continue
     const agreement = new Map<string, boolean>()
-    for (const ref of routeParentRefs(route)) {
-      const prediction = predictParent(route, ref, objects)
+    for (const [i, ref] of routeParentRefs(route).entries()) {
+      const prediction = contested(route, i, predictParent(route, ref, objects), conflicts)
       const { controllerName } = prediction
       if (!controllerName) continue
       const entry = statusEntry(route, parentRefKey(ref), controllerName)

@@ -27,6 +27,8 @@ export interface ConflictState {
   /** Contour's virtual hosts by Gateway ("namespace/name"), built on first use */
   vhosts: Map<string, ContourVhosts>
   routesByGateway?: Map<string, RouteObject[]>
+  /** the Routes the change creates: younger than every Route of the cluster source */
+  created: ReadonlySet<RouteObject>
   /** NGINX Gateway Fabric's exact-hostname holders by kind and Gateway, built on first use */
   hostnameHolders: Map<string, Map<string, RouteObject[]>>
 }
@@ -44,7 +46,8 @@ function vhostsOf(gateway: KubeObject, run: ConflictState): ContourVhosts {
       listeners: listenersOf(gateway)
     },
     onGateway.get(key) ?? [],
-    (route, ref) => attachmentOf(route, ref, gateway, run.objects)
+    (route, ref) => attachmentOf(route, ref, gateway, run.objects),
+    (route) => run.created.has(route)
   )
   run.vhosts.set(key, vhosts)
   return vhosts

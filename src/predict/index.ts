@@ -219,8 +219,10 @@ function predictRoute(
   run: Run
 ): RouteResult<ReportVerdict> {
   const predictions = routeParentRefs(route).map((ref, i) => {
-    const judged = distrust(predictParent(route, ref, run.objects), run)
-    const prediction = contested(route, i, refusedFeature(route, judged, run), run)
+    // distrust after the conflict rules, so their reasons are calibrated too; before the feature
+    // evidence, whose reasons come from the very Routes calibration disagrees on
+    const judged = distrust(contested(route, i, predictParent(route, ref, run.objects), run), run)
+    const prediction = refusedFeature(route, judged, run)
     note(prediction, run)
     return { prediction, verdict: verdictOf(prediction, run.required) }
   })
@@ -290,7 +292,8 @@ export function predict(input: PredictInput): PredictReport {
     notes: new Set(),
     explain: input.explain,
     vhosts: new Map(),
-    hostnameHolders: new Map()
+    hostnameHolders: new Map(),
+    created: layered.created
   }
   const routes = layered.routes
     .map(({ route, file, line }, done) => {

@@ -159,6 +159,8 @@ export interface Overlay {
   cluster: KubeObject[]
   /** the Routes of the manifests, with their file and line: the ones predicted */
   routes: { route: RouteObject; file: string; line: number }[]
+  /** the manifests' Routes the cluster does not hold: the change creates them */
+  created: Set<RouteObject>
   /** Gateways the manifests create that the cluster does not hold: "namespace/name" */
   newGateways: Set<string>
   ignored: IgnoredDocument[]
@@ -179,6 +181,7 @@ export function overlay(
   const clusterOnly = [...merged.values()]
   const routes: Overlay['routes'] = []
   const newGateways = new Set<string>()
+  const created = new Set<RouteObject>()
   const ignored: IgnoredDocument[] = []
   for (const doc of manifests) {
     const raw: unknown = doc.object
@@ -207,7 +210,17 @@ export function overlay(
       newGateways.add(`${placed.metadata.namespace ?? ''}/${placed.metadata.name}`)
     const object = keepCreation(placed, before)
     merged.set(k, object)
-    if (isRouteObject(object)) routes.push({ route: object, file: doc.file, line: doc.line })
+    if (isRouteObject(object)) {
+      routes.push({ route: object, file: doc.file, line: doc.line })
+      if (!before) created.add(object)
+    }
   }
-  return { objects: [...merged.values()], cluster: clusterOnly, routes, newGateways, ignored }
+  return {
+    objects: [...merged.values()],
+    cluster: clusterOnly,
+    routes,
+    created,
+    newGateways,
+    ignored
+  }
 }

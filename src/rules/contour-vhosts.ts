@@ -38,10 +38,18 @@ export type VhostOutcome =
   /** no hostname of the Route is left to any listener it attaches through (Contour's computeHosts) */
   | { kind: 'no-hosts'; listeners: string[] }
   | { kind: 'dropped'; all: boolean; rules: number[]; holders: Holding[] }
-  | { kind: 'unsure'; holders: Holding[]; why: 'undecided' | 'both-new' }
+  | { kind: 'unsure'; holders: Holding[]; why: UnsureWhy }
 
-const isNew = (route: RouteObject): boolean =>
-  Number.isNaN(Date.parse(route.metadata.creationTimestamp ?? ''))
+/**
+ * undecided: a Route's attachment depends on what the source lacks; both-new: both arrive with the
+ * change; undated: a Route of the source has no creationTimestamp, so which is older is not known.
+ */
+export type UnsureWhy = 'undecided' | 'both-new' | 'undated'
+
+/** When a Route was created: at a time the source gives, before the change (undated), or with it. */
+type Age = 'dated' | 'undated' | 'new'
+
+const RANK: Record<Age, number> = { dated: 0, undated: 1, new: 2 }
 
 /** Contour's Envoy listener for a Gateway listener: "http-80", "https-443"; HTTPS and TLS share one. */
 function envoyListener(listener: Listener): string {
@@ -168,17 +176,25 @@ export class ContourVhosts {
 
   private readonly gateway: { namespace: string; name: string; listeners: readonly Listener[] }
   private readonly attach: (route: RouteObject, ref: ParentRef) => Attachment
+  private readonly isNew: (route: RouteObject) => boolean
 
-  /** `routes`: every HTTPRoute and GRPCRoute with a parentRef to this Gateway. */
+  /**
+   * `routes`: every HTTPRoute and GRPCRoute with a parentRef to this Gateway; `isNew`: the change
+   * creates the Route, so it is younger than every Route of the source.
+   */
   constructor(
     gateway: { namespace: string; name: string; listeners: readonly Listener[] },
     routes: readonly RouteObject[],
-    attach: (route: RouteObject, ref: ParentRef) => Attachment
+    attach: (route: RouteObject, ref: ParentRef) => Attachment,
+    isNew: (route: RouteObject) => boolean
   ) {
     this.gateway = gateway
     this.attach = attach
+    this.isNew = isNew
     const byKind = (kind: string): RouteObject[] =>
-      routes.filter((r) => r.kind === kind).sort(olderRouteFirst)
+      routes
+        .filter((r) => r.kind === kind)
+        .sort((a, b) => RANK[this.ageOf(a)] - RANK[this.ageOf(b)] || olderRouteFirst(a, b))
     for (const route of [...byKind('HTTPRoute'), ...byKind('GRPCRoute')]) this.take(route)
   }
 
@@ -228,8 +244,9 @@ export class ContourVhosts {
     const all = tallies.find((t) => t.dropped.length === rules && rules > 0)
     if (all && !undecided) return { kind: 'dropped', all: true, rules: all.dropped, holders }
     if (tallies.some((t) => t.unsure) || (undecided && holders.length > 0)) {
-      const bothNew = holders.some((h) => h.route !== route && isNew(h.route)) && isNew(route)
-      return { kind: 'unsure', holders, why: bothNew ? 'both-new' : 'undecided' }
+      const unordered = holders.find((h) => this.unordered(route, h.route))
+      const why = unordered ? this.whyUnordered(route, unordered.route) : 'undecided'
+      return { kind: 'unsure', holders, why }
     }
     const some = tallies.find((t) => t.dropped.length > 0)
     if (some) return { kind: 'dropped', all: false, rules: some.dropped, holders }
@@ -258,7 +275,7 @@ export class ContourVhosts {
         const held = this.held.get(k.key)
         return held === undefined ? [] : [held]
       })
-      const sure = found.find((h) => h.certain && !this.contestedNew(route, h.holding.route))
+      const sure = found.find((h) => h.certain && !this.unordered(route, h.holding.route))
       if (sure) {
         tally.dropped.push(rule.index)
         tally.holders.push(sure.holding)
@@ -267,7 +284,7 @@ export class ContourVhosts {
       if (found.length > 0) {
         tally.unsure = true
         tally.holders.push(found[0]!.holding)
-        this.markBothNew(route, found)
+        this.markUnordered(route, found)
       }
       for (const k of keys) {
         const holding = { route, hostname: k.hostname, match: k.match, listener: listener.name }
@@ -280,22 +297,33 @@ export class ContourVhosts {
     return tally
   }
 
-  /** Both Routes are new: the one Contour keeps is the one created first, which nothing tells yet. */
-  private contestedNew(route: RouteObject, holder: RouteObject): boolean {
-    return holder !== route && isNew(route) && isNew(holder)
+  private ageOf(route: RouteObject): Age {
+    if (this.isNew(route)) return 'new'
+    return Number.isNaN(Date.parse(route.metadata.creationTimestamp ?? '')) ? 'undated' : 'dated'
   }
 
-  /** A new Route that the pull request's other new Route may yet take a match from is unsure too. */
-  private markBothNew(route: RouteObject, found: Held[]): void {
+  /** Which of the two Contour takes first is not known: both new, or either undated in the source. */
+  private unordered(route: RouteObject, holder: RouteObject): boolean {
+    if (holder === route) return false
+    const [mine, theirs] = [this.ageOf(route), this.ageOf(holder)]
+    return !(mine === 'new' && theirs !== 'new') && !(mine === 'dated' && theirs === 'dated')
+  }
+
+  private whyUnordered(route: RouteObject, holder: RouteObject): UnsureWhy {
+    return this.ageOf(route) === 'new' && this.ageOf(holder) === 'new' ? 'both-new' : 'undated'
+  }
+
+  /** A holder that the asking Route may yet take a match from, when their order is unknown, is unsure too. */
+  private markUnordered(route: RouteObject, found: Held[]): void {
     for (const h of found) {
       const holder = h.holding.route
-      if (!this.contestedNew(route, holder)) continue
+      if (!this.unordered(route, holder)) continue
       const outcomes = this.outcomes.get(holder)
       if (!outcomes) continue
       const holding: Holding = { ...h.holding, route }
+      const why = this.whyUnordered(route, holder)
       for (const [i, o] of outcomes.entries())
-        if (o.kind === 'clear')
-          outcomes[i] = { kind: 'unsure', holders: [holding], why: 'both-new' }
+        if (o.kind === 'clear') outcomes[i] = { kind: 'unsure', holders: [holding], why }
     }
   }
 }

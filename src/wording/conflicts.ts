@@ -1,6 +1,6 @@
 // A Route that already holds what another asks for on a parent, as a sentence.
 import type { ConflictHolder } from '../rules/conflicts.ts'
-import type { Holding } from '../rules/contour-vhosts.ts'
+import type { Holding, UnsureWhy } from '../rules/contour-vhosts.ts'
 import type { RouteObject } from '../model/types.ts'
 import { routeIdOf } from '../model/route-id.ts'
 import { listing } from './phrasing.ts'
@@ -47,12 +47,17 @@ export function droppedSomeRules(
 export function unsureConflict(
   route: RouteObject,
   holders: readonly Holding[],
-  why: 'undecided' | 'both-new'
+  why: UnsureWhy
 ): string {
   const others = firstHolders(holders, route)
-  return why === 'both-new'
-    ? `Contour keeps a match for the Route created first, and both Routes arrive with this change: ${others}. Which one Contour keeps is not known before they are created.`
-    : `Contour refuses a rule whose match another Route holds first (RuleMatchConflict): ${others}, but whether that Route attaches depends on namespace labels the source lacks.`
+  switch (why) {
+    case 'both-new':
+      return `Contour keeps a match for the Route created first, and both Routes arrive with this change: ${others}. Which one Contour keeps is not known before they are created.`
+    case 'undated':
+      return `Contour keeps a match for the Route created first: ${others}, but the cluster source gives no creationTimestamp to tell which Route is older.`
+    case 'undecided':
+      return `Contour refuses a rule whose match another Route holds first (RuleMatchConflict): ${others}, but whether that Route attaches depends on namespace labels the source lacks.`
+  }
 }
 
 /** Contour leaves a hostname to the listener that names it: the Route keeps no hostname here. */

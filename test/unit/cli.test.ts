@@ -47,7 +47,7 @@ describe('route-gate check --from-file (snapshot)', () => {
     ).not.toContain('error')
     expect(report.routes.find((r) => r.name === 'checkout')?.source).toEqual({
       file: EXAMPLE,
-      line: 239
+      line: 254
     })
   })
 

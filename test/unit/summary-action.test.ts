@@ -18,7 +18,7 @@ describe('the job summary of the Action bundle', () => {
     expect(result.code).toBe(1)
     const { summary } = result
     expect(summary).toContain(
-      `from [examples/cluster-dump.yaml:306](https://github.com/acme/shop/blob/${SHA}/examples/cluster-dump.yaml#L306)`
+      `from [examples/cluster-dump.yaml:321](https://github.com/acme/shop/blob/${SHA}/examples/cluster-dump.yaml#L321)`
     )
     expect(summary).toContain('<details><summary>✅ 2 other Routes ready</summary>')
     expect(summary).toContain('### Routes that need attention')
@@ -34,7 +34,7 @@ describe('the job summary of the Action bundle', () => {
 
   it('writes file:line as plain text when the runner does not say where the repository is', async () => {
     const result = await runAction(inputs)
-    expect(result.summary).toContain('from examples/cluster-dump.yaml:306 ·')
+    expect(result.summary).toContain('from examples/cluster-dump.yaml:321 ·')
     expect(result.summary).not.toContain('/blob/')
   })
 })

@@ -171,6 +171,19 @@ describe('predict and Contour match conflicts', () => {
     expect(why.join(' ')).toMatch(/not known before they are created/)
   })
 
+  it('a Route of the source without creationTimestamp is older than a new one, unordered with its peers', () => {
+    const undated = route('held', { hostnames: shop })
+    const report = run([...cluster(CONTOUR), undated], [route('new', { hostnames: shop })])
+    expect(accepted(report)?.reason).toBe('RuleMatchConflict')
+    // the change updates another undated Route of the source onto the same match: which of the two
+    // Contour took first, the source does not say
+    const peer = route('peer', { hostnames: shop, rules: [[{ path: { value: '/peer' } }]] })
+    const moved = route('peer', { hostnames: shop })
+    const unordered = run([...cluster(CONTOUR), undated, peer], [moved])
+    expect(onlyParent(unordered).verdict).toBe('unknown')
+    expect(onlyParent(unordered).why?.join(' ')).toContain('no creationTimestamp')
+  })
+
   it('a holder whose namespace the source cannot decide makes the conflict unknown', () => {
     const selector = { namespaces: { from: 'Selector', selector: { matchLabels: { t: 'x' } } } }
     const objects = cluster(CONTOUR, [{ name: 'http', allowedRoutes: selector }])
