@@ -6,6 +6,7 @@
 // complex or typed keys, a plain scalar the two YAML schemas could type differently) makes it
 // decline with undefined, and js-yaml reads the text (fast-yaml.ts).
 import type { ParsedDocument } from './parsed-document.ts'
+import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
 
 /** Thrown to give the text to the general reader; never leaves this module. */
 class Declined extends Error {}
@@ -66,13 +67,13 @@ function cursorOf(text: string): Cursor {
     const content = raw[i]!
     const indent = indentOf(content)
     const first = content.charCodeAt(indent)
+    // a tab in the indentation, even of a blank line or a comment: go-yaml v2 refuses most
+    if (first === 9) decline()
     // blank, or a comment
     if (Number.isNaN(first) || first === 35) continue
     let end = content.length
     while (end > indent && isWhite(content.charCodeAt(end - 1))) end--
     if (end === indent) continue
-    // a tab that indents
-    if (first === 9) decline()
     c.indents.push(indent)
     c.texts.push(indent === 0 && end === content.length ? content : content.slice(indent, end))
     c.numbers.push(i + 1)
@@ -354,6 +355,8 @@ function fold(lines: string[]): string {
 }
 
 function resolvePlain(text: string): unknown {
+  // YAML 1.1's readings (yes, 010, 1_000 …) are the precise reader's: Kubernetes reads them so
+  if (!readsAlike(text)) decline()
   const first = text.charCodeAt(0)
   // a letter that starts no null, boolean or number: a string, as most are
   if (((first | 32) >= 97 && (first | 32) <= 122 && !'nNtTfF'.includes(text[0]!)) || first > 127) {
@@ -392,7 +395,7 @@ function readQuoted(text: string, start: number): { value: string; end: number }
   while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
   if (end >= text.length) return undefined
   const body = text.slice(start, end + 1)
-  if (/\\[^"\\/bfnrtu]/.test(body)) decline()
+  if (/\\[^"\\/bfnrtu]/.test(body) || SLASH_ESCAPE.test(body)) decline()
   try {
     return { value: JSON.parse(body) as string, end: end + 1 }
   } catch {

@@ -9,6 +9,7 @@
 // one must never read a text otherwise than the precise reader would, so it refuses whatever it
 // would have to judge.
 import type { ParsedDocument } from './parsed-document.ts'
+import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
 
 /** Thrown for anything outside the subset; parseDumpYaml turns it into undefined. */
 const OUTSIDE = new Error('outside the block YAML subset')
@@ -105,6 +106,8 @@ const OTHER_NUMBER =
 
 /** A plain scalar as the core schema reads it. */
 function resolve(text: string): unknown {
+  // YAML 1.1's readings (yes, 010, 1_000 …) are the precise reader's: Kubernetes reads them so
+  if (!readsAlike(text)) outside()
   // most scalars and keys start with a letter; only null and booleans (n, t, f) and no number do
   const first = text.charCodeAt(0) | 0x20
   const letter = first >= 0x61 && first <= 0x7a
@@ -222,6 +225,7 @@ function doubleQuoted(t: string, from: number, end: number): string {
   if (i >= end || !restIsBlank(t, i + 1, end)) outside()
   const body = t.slice(from + 1, i)
   if (!body.includes('\\')) return body
+  if (SLASH_ESCAPE.test(body)) outside()
   try {
     return JSON.parse(`"${body}"`) as string
   } catch {

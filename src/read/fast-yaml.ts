@@ -6,6 +6,7 @@
 import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
 import { lineIndex } from './parsed-document.ts'
 import type { ParsedDocument } from './parsed-document.ts'
+import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
 
 interface Shape {
   start: number
@@ -30,6 +31,7 @@ const NULL_KEY = /^(?:~|null|Null|NULL|)$/
  * precisely.
  */
 export function parseYaml(text: string): ParsedDocument[] | undefined {
+  if (SPLITS_OTHERWISE.test(text) || READ_APART.test(text)) return undefined
   let events: Event[]
   let values: unknown[]
   try {
@@ -46,6 +48,25 @@ export function parseYaml(text: string): ParsedDocument[] | undefined {
     line: lineAt(shapes[i]?.start ?? 0),
     itemLines: (shapes[i]?.items ?? []).map(lineAt)
   }))
+}
+
+/**
+ * kubectl splits documents at lines that start with "---" and reads one document between two: a
+ * document after "..." without "---", or text after "---" on its line, is the precise reader's.
+ */
+const SPLITS_OTHERWISE = /^(?:\.\.\.|---[ \t]*[^\s#])/m
+
+/**
+ * A ":" before a flow indicator (a key's end for YAML 1.2, part of a scalar for go-yaml v2), a tab
+ * in a line's indentation or after "- ", or an explicit "?" key: the precise reader's to refuse.
+ */
+const READ_APART = /:[,\]}]|^ *\t|^\s*- +\t|^\s*\?(?:\s|$)/m
+
+/** A plain scalar YAML 1.1 reads otherwise, or a double-quoted "\/" that go-yaml v2 refuses. */
+function readsAsKubernetes(event: Event & { type: typeof EVENT_ID.SCALAR }, text: string): boolean {
+  const raw = text.slice(event.valueStart, event.valueEnd)
+  if (event.style === SCALAR_STYLE.PLAIN) return readsAlike(raw)
+  return event.style !== SCALAR_STYLE.DOUBLE_QUOTED || !SLASH_ESCAPE.test(raw)
 }
 
 /**
@@ -80,6 +101,7 @@ function documentShapes(events: Event[], text: string): Shape[] | undefined {
         break
       }
       case EVENT_ID.SCALAR:
+        if (!readsAsKubernetes(event, text)) return undefined
         if (top === undefined) current.start = event.valueStart
         else if (top.items) current.items.push(event.valueStart)
         else if (top.mapping && top.children % 2 === 0) {

@@ -172,12 +172,7 @@ async function readText(file: string, shown: string): Promise<string> {
 /** Parses one file's text: multi-document YAML, JSON, or a List (its items become documents). */
 export async function parseManifestText(text: string, file: string): Promise<ManifestDocument[]> {
   if (text.trim() === '') throw new InputError(`${file}: the file is empty`)
-  const documents =
-    parseJson(text) ??
-    parseDumpYaml(text) ??
-    parseBlockYaml(text) ??
-    (await import('./fast-yaml.ts')).parseYaml(text) ??
-    (await import('./precise-yaml.ts')).parsePrecisely(text, file)
+  const documents = await parseDocuments(text, file)
   const out: ManifestDocument[] = []
   documents.forEach((doc, i) => {
     const index = i + 1
@@ -194,6 +189,22 @@ export async function parseManifestText(text: string, file: string): Promise<Man
   })
   if (out.length === 0) throw new InputError(`${file}: no documents (only comments or separators)`)
   return out
+}
+
+/**
+ * The documents of a text as kubectl reads them: the fast readers take what they read exactly so,
+ * the precise reader the rest (and names the line of what it refuses).
+ */
+export async function parseDocuments(text: string, file: string): Promise<ParsedDocument[]> {
+  return (
+    parseJson(text) ??
+    parseDumpYaml(text) ??
+    parseBlockYaml(text) ??
+    (await import('./fast-yaml.ts')).parseYaml(text) ??
+    (await import('./precise-yaml.ts')).parsePrecisely(text, file, (warning) =>
+      process.stderr.write(`route-gate: warning: ${warning}\n`)
+    )
+  )
 }
 
 interface Item {

@@ -1,51 +1,337 @@
-// The precise YAML reader, the `yaml` package: a position on every node and errors naming line and
-// column. It reads only what the fast readers (fast-json.ts, fast-yaml.ts) refuse, so it is imported
-// only then: a valid manifest or dump never loads it.
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml'
+// The precise YAML reader: what the fast readers (fast-json.ts, dump-yaml.ts, block-yaml.ts,
+// fast-yaml.ts) decline, read as kubectl reads it, with errors naming line and column. It is
+// imported only then: a plain manifest or dump never loads it.
+//
+// kubectl splits a file into documents at every line that starts with "---" (apimachinery's
+// YAMLReader: only a comment may follow on that line), and sigs.k8s.io/yaml reads the first YAML
+// document of each piece with go-yaml v2: YAML 1.1 scalars (yaml11.ts), `<<` merge keys, the last
+// of duplicate keys, keys made strings. The `yaml` package parses, with every scalar left a string
+// (its failsafe schema), and this module gives the nodes their Kubernetes values.
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  Scalar,
+  visit,
+  type Document,
+  type Node
+} from 'yaml'
+import { stripControl, truncate } from '../model/plain-text.ts'
 import { InputError } from '../runtime/errors.ts'
 import type { ParsedDocument } from './parsed-document.ts'
+import { NotJson, resolveKubernetes } from './yaml11.ts'
 
 // Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
 const MAX_ALIASES = 100
 
+// go-yaml v2's escapes in double quotes (YAML 1.1: no "\/"), and an escaped line break
+const ESCAPE =
+  /\\(?:[0abt\tnvfre "'\\N_LP\n]|\r\n?|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/y
+
+interface Piece {
+  text: string
+  /** 0-based line of the file where the piece starts */
+  line: number
+}
+
+/** The file split as apimachinery's YAMLReader splits it. */
+function pieces(text: string, file: string): Piece[] {
+  const lines = text.split('\n')
+  const out: Piece[] = []
+  let start = 0
+  for (const [i, line] of lines.entries()) {
+    if (!line.startsWith('---')) continue
+    const rest = line.slice(3).trim()
+    if (rest !== '' && !rest.startsWith('#')) {
+      throw new InputError(
+        `${file} (line ${i + 1}): invalid YAML: only a comment may follow "---" on its line, as kubectl reads it; found "${rest.slice(0, 40)}"`
+      )
+    }
+    out.push({ text: lines.slice(start, i).join('\n'), line: start })
+    start = i + 1
+  }
+  out.push({ text: lines.slice(start).join('\n'), line: start })
+  return out.filter((p) => p.text.trim() !== '')
+}
+
 /** Every document of `text`; the first error of any is an InputError naming `file` and its line. */
-export function parsePrecisely(text: string, file: string): ParsedDocument[] {
-  const lineCounter = new LineCounter()
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true })
-  const documents = Array.isArray(parsed) ? parsed : [parsed]
-  return documents.map((doc, i) => {
+export function parsePrecisely(
+  text: string,
+  file: string,
+  warn: (message: string) => void = () => {}
+): ParsedDocument[] {
+  return pieces(text, file).flatMap((piece, i) => {
+    const lineCounter = new LineCounter()
+    // go-yaml reads the first document of a piece; what follows a "..." is never read
+    const doc = parseAllDocuments(piece.text, {
+      lineCounter,
+      prettyErrors: true,
+      uniqueKeys: false,
+      schema: 'failsafe'
+    })[0]
+    if (doc === undefined) return []
     const where = `${file} document ${i + 1}`
+    const at = (offset: number): { line: number; col: number } => {
+      const position = lineCounter.linePos(offset)
+      return { line: position.line + piece.line, col: position.col }
+    }
     const firstError = doc.errors[0]
     if (firstError) {
-      const position = firstError.linePos?.[0]
+      const position = firstError.pos[0]
+      const { line, col } = at(position)
       // the parser's own first line repeats the position and ends where its snippet would start
       const problem = (firstError.message.split('\n')[0] ?? '').replace(
         / at line \d+, column \d+:?$/,
         ''
       )
-      throw new InputError(
-        `${where}${position ? ` (line ${position.line}, column ${position.col})` : ''}: invalid YAML: ${problem}`
-      )
+      throw new InputError(`${where} (line ${line}, column ${col}): invalid YAML: ${problem}`)
     }
+    refuseWhatGoYamlRefuses(doc, piece.text, where, at)
+    const reader = new KubernetesValues(doc, piece.text, where, at, warn)
     const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
-    return {
-      value: toPlain(doc, where),
-      line: lineOf(doc.contents, lineCounter),
-      itemLines: isSeq(itemsNode) ? itemsNode.items.map((item) => lineOf(item, lineCounter)) : []
+    const lineOf = (node: unknown): number => {
+      const range = (node as Node | null)?.range
+      return range ? at(range[0]).line : piece.line + 1
     }
+    return [
+      {
+        value: reader.value(doc.contents),
+        line: lineOf(doc.contents),
+        itemLines: isSeq(itemsNode) ? itemsNode.items.map(lineOf) : []
+      }
+    ]
   })
 }
 
-function toPlain(doc: Document, where: string): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: MAX_ALIASES })
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e)
-    throw new InputError(`${where}: ${reason}`)
+/**
+ * go-yaml v2 takes a tab for white space only inside a line, a flow collection or a scalar: one that
+ * starts a line (or follows "- ") in block context it refuses ("found character that cannot start
+ * any token"), where the `yaml` package reads on. It reads no explicit "?" key followed by more
+ * than its line either. Both refused here, naming the line.
+ */
+function refuseWhatGoYamlRefuses(
+  doc: Document,
+  text: string,
+  where: string,
+  at: (offset: number) => { line: number; col: number }
+): void {
+  const exempt: [number, number][] = []
+  const blocks: [number, number][] = []
+  visit(doc, {
+    Scalar(_, node) {
+      if (!node.range) return
+      if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED)
+        blocks.push([node.range[0], node.range[1]])
+      else if (node.type !== Scalar.PLAIN) exempt.push([node.range[0], node.range[1]])
+    },
+    Map(_, node) {
+      if (node.flow && node.range) exempt.push([node.range[0], node.range[1]])
+    },
+    Seq(_, node) {
+      if (node.flow && node.range) exempt.push([node.range[0], node.range[1]])
+    }
+  })
+  const inside = (ranges: [number, number][], offset: number): boolean =>
+    ranges.some(([start, end]) => offset > start && offset < end)
+  let offset = 0
+  for (const line of text.split('\n')) {
+    const refused = !inside(exempt, offset) && refusedLine(line, inside(blocks, offset))
+    if (refused) {
+      throw new InputError(
+        `${where} (line ${at(offset).line}): invalid YAML: ${refused}, which Kubernetes's YAML reader refuses`
+      )
+    }
+    offset += line.length + 1
   }
 }
 
-function lineOf(node: unknown, lineCounter: LineCounter): number {
-  const range = (node as Node | null)?.range
-  return range ? lineCounter.linePos(range[0]).line : 1
+function refusedLine(line: string, inBlockScalar: boolean): string | undefined {
+  if (line.startsWith('\t')) return 'a tab starts the line'
+  if (inBlockScalar) return undefined
+  if (/^ +\t+\S/.test(line) || /^\s*- +\t/.test(line)) return 'a tab indents the line'
+  if (/^\s*\?(?:\s|$)/.test(line)) return 'an explicit "?" key (write the key plainly)'
+  return undefined
+}
+
+/** The nodes of one document given the values go-yaml v2 and sigs.k8s.io/yaml give them. */
+class KubernetesValues {
+  private aliases = 0
+  private readonly open = new Set<Node>()
+  private readonly doc: Document
+  private readonly text: string
+  private readonly where: string
+  private readonly at: (offset: number) => { line: number; col: number }
+  private readonly warn: (message: string) => void
+
+  constructor(
+    doc: Document,
+    text: string,
+    where: string,
+    at: (offset: number) => { line: number; col: number },
+    warn: (message: string) => void
+  ) {
+    this.doc = doc
+    this.text = text
+    this.where = where
+    this.at = at
+    this.warn = warn
+  }
+
+  private fail(node: unknown, problem: string): never {
+    const range = (node as Node | null)?.range
+    const position = range ? this.at(range[0]) : undefined
+    throw new InputError(
+      `${this.where}${position ? ` (line ${position.line}, column ${position.col})` : ''}: ${problem}`
+    )
+  }
+
+  value(node: unknown): unknown {
+    if (node === null || node === undefined) return null
+    if (isAlias(node)) return this.alias(node)
+    if (isScalar(node)) return this.scalar(node)
+    if (isSeq(node)) return this.within(node, () => node.items.map((item) => this.value(item)))
+    if (isMap(node)) return this.within(node, () => this.mapping(node))
+    return this.fail(node, 'invalid YAML: a node kubectl cannot read')
+  }
+
+  private within<T>(node: Node, read: () => T): T {
+    this.open.add(node)
+    try {
+      return read()
+    } finally {
+      this.open.delete(node)
+    }
+  }
+
+  private alias(node: Node & { source: string; resolve: (doc: Document) => unknown }): unknown {
+    const target = node.resolve(this.doc)
+    if (target === undefined)
+      return this.fail(node, `invalid YAML: unknown anchor "${node.source}"`)
+    if (this.open.has(target as Node))
+      return this.fail(node, `invalid YAML: anchor "${node.source}" contains itself`)
+    if (++this.aliases > MAX_ALIASES)
+      return this.fail(node, `invalid YAML: more than ${MAX_ALIASES} aliases (excessive aliasing)`)
+    return this.value(target)
+  }
+
+  private scalar(node: Scalar): unknown {
+    if (node.type === Scalar.QUOTE_DOUBLE) this.checkEscapes(node)
+    const text = String(node.type === Scalar.PLAIN ? (node.source ?? node.value) : node.value)
+    const tag = node.tag?.replace(/^tag:yaml\.org,2002:/, '!!')
+    if (tag === '!!str') return text
+    // an explicit type types even a quoted scalar, as go-yaml v2 does
+    if (tag === '!!int' || tag === '!!float' || tag === '!!bool' || tag === '!!null') {
+      const value = this.resolved(node, text)
+      const want = {
+        '!!int': 'number',
+        '!!float': 'number',
+        '!!bool': 'boolean',
+        '!!null': 'object'
+      }
+      if (typeof value !== want[tag] || (tag === '!!null') !== (value === null))
+        this.fail(node, `invalid YAML: cannot read "${truncate(stripControl(text), 40)}" as ${tag}`)
+      return value
+    }
+    // quoted and block scalars are strings; a plain one is typed as go-yaml v2 types it
+    return node.type === Scalar.PLAIN ? this.resolved(node, text) : text
+  }
+
+  private resolved(node: Scalar, raw: string): unknown {
+    const value = resolveKubernetes(raw)
+    if (value instanceof NotJson)
+      return this.fail(
+        node,
+        `${value.text} is not a number JSON can hold, so Kubernetes refuses it`
+      )
+    return value
+  }
+
+  /** go-yaml v2 refuses an escape YAML 1.1 does not have ("\/" among them). */
+  private checkEscapes(node: Scalar): void {
+    const range = node.range
+    if (!range) return
+    const raw = this.text.slice(range[0], range[1])
+    for (let i = raw.indexOf('\\'); i !== -1; i = raw.indexOf('\\', i + 2)) {
+      ESCAPE.lastIndex = i
+      if (!ESCAPE.test(raw)) {
+        this.fail(
+          node,
+          `invalid YAML: unknown escape "${raw.slice(i, i + 2)}" in a double-quoted string`
+        )
+      }
+    }
+  }
+
+  private mapping(node: Node & { items: { key: unknown; value: unknown }[] }): unknown {
+    const out: Record<string, unknown> = {}
+    const given = new Set<string>()
+    for (const pair of node.items) {
+      if (
+        isScalar(pair.key) &&
+        pair.key.type === Scalar.PLAIN &&
+        pair.key.source === '<<' &&
+        !pair.key.tag
+      ) {
+        this.merge(pair.value, out)
+        continue
+      }
+      this.checkAdjacentColon(pair.key)
+      const key = this.keyOf(pair.key)
+      if (given.has(key)) {
+        const line = this.at((pair.key as Node).range?.[0] ?? 0).line
+        this.warn(
+          `${this.where} (line ${line}): key "${key}" is given twice; Kubernetes keeps the last`
+        )
+      }
+      given.add(key)
+      set(out, key, this.value(pair.value))
+    }
+    return out
+  }
+
+  /**
+   * YAML 1.2 takes a ":" right after a plain key inside [ ] or { } as a key's end; go-yaml v2 only
+   * a ":" followed by a space, so [2001:db8::] is a string for Kubernetes. Refused rather than misread.
+   */
+  private checkAdjacentColon(key: unknown): void {
+    if (!isScalar(key) || key.type !== Scalar.PLAIN || !key.range) return
+    const after = this.text.slice(key.range[1]).match(/^[ \t]*:(.?)/)
+    if (after && after[1] !== undefined && after[1] !== '' && !/\s/.test(after[1])) {
+      this.fail(
+        key,
+        'invalid YAML: a ":" that no space follows, inside [ ] or { }, ends a key in YAML 1.2 but not for Kubernetes (YAML 1.1); quote the value'
+      )
+    }
+  }
+
+  /** A `<<` merge: a mapping, an alias of one, or a sequence of them (the earlier ones win). */
+  private merge(node: unknown, out: Record<string, unknown>): void {
+    const nodes = isSeq(node) ? [...node.items].reverse() : [node]
+    for (const item of nodes) {
+      const value = this.value(item)
+      const target = isAlias(item) ? item.resolve(this.doc) : item
+      if (!isMap(target) || typeof value !== 'object' || value === null)
+        this.fail(item, 'invalid YAML: a "<<" merge takes a mapping or a list of mappings')
+      for (const [key, v] of Object.entries(value as Record<string, unknown>)) set(out, key, v)
+    }
+  }
+
+  /** sigs.k8s.io/yaml makes every key a string; a null or a collection as a key it refuses. */
+  private keyOf(node: unknown): string {
+    const key = this.value(node)
+    if (typeof key === 'string') return key
+    if (typeof key === 'number' || typeof key === 'boolean') return String(key)
+    return this.fail(
+      node,
+      `invalid YAML: a key of type ${key === null ? 'null' : typeof key} is not a string Kubernetes can read`
+    )
+  }
+}
+
+/** An own property, even "__proto__". */
+function set(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
 }

@@ -202,6 +202,29 @@ build_traefik() {
   echo "$TRAEFIK_VERSION" > "$BIN/traefik.version"
 }
 
+# The YAML oracle (test/oracle/kubectl-yaml): kubectl's own decoder, apimachinery's YAMLOrJSONDecoder
+# over sigs.k8s.io/yaml, at the apimachinery of the plane's Kubernetes. Rebuilt when its source changes.
+build_yaml_oracle() {
+  local src stamp dir="$WORK/kubectl-yaml"
+  src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../oracle/kubectl-yaml" && pwd)"
+  stamp="$K8S_VERSION $(cat "$src/main.go" "$src/go.mod" | sha256sum | cut -c1-16)"
+  [ -x "$BIN/kubectl-yaml" ] && [ "$(cat "$BIN/kubectl-yaml.version" 2>/dev/null)" = "$stamp" ] && return
+  log "kubectl-yaml oracle: building"
+  rm -rf "$dir" && mkdir -p "$dir" && cp "$src/main.go" "$src/go.mod" "$dir/"
+  (cd "$dir" && go mod edit -require="k8s.io/apimachinery@v0.${K8S_VERSION#v1.}" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 &&
+    go build -o "$BIN/kubectl-yaml.tmp" .)
+  mv "$BIN/kubectl-yaml.tmp" "$BIN/kubectl-yaml"
+  echo "$stamp" > "$BIN/kubectl-yaml.version"
+}
+
+# The Gateway API modules whose manifests the YAML differential reads: one directory a line.
+gateway_api_modules() {
+  cd "$WORK"
+  for m in "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" "sigs.k8s.io/gateway-api/conformance@$GATEWAY_API_VERSION"; do
+    go mod download -json "$m" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'
+  done
+}
+
 original() { locked "" "$@"; }
 
 what=${1:-all}
@@ -216,6 +239,7 @@ case "$what" in
     locked -traefik build_traefik
     locked -act build_act
     locked -node fetch_node_floor
+    locked -yaml-oracle build_yaml_oracle
     ;;
   apiserver) original build_apiserver ;;
   kubectl) original build_kubectl ;;
@@ -226,6 +250,8 @@ case "$what" in
   traefik) locked -traefik build_traefik ;;
   act) locked -act build_act; echo "$CACHE_ROOT/act-$ACT_VERSION/act"; exit 0 ;;
   node-floor) locked -node fetch_node_floor; echo "$CACHE_ROOT/node-v$NODE_FLOOR/bin/node"; exit 0 ;;
-  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|envoy-gateway|traefik|act|node-floor]" >&2; exit 2 ;;
+  yaml-oracle) locked -yaml-oracle build_yaml_oracle; echo "$BIN/kubectl-yaml"; exit 0 ;;
+  gateway-api-modules) gateway_api_modules; exit 0 ;;
+  *) echo "usage: $0 [all|apiserver|etcd|contour|crds|kubectl|envoy-gateway|traefik|act|node-floor|yaml-oracle|gateway-api-modules]" >&2; exit 2 ;;
 esac
 echo "$OUT"

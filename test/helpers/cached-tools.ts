@@ -1,6 +1,6 @@
 // Tools the tests run that live in the cache outside the repository, put there by
-// test/cluster/build-binaries.sh on first use (a warm call costs a stat): act, and the oldest Node
-// route-gate supports (package.json engines).
+// test/cluster/build-binaries.sh on first use (a warm call costs a stat): act, the oldest Node
+// route-gate supports (package.json engines), and kubectl's YAML decoder as an oracle.
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -11,7 +11,7 @@ const BUILD_SCRIPT = path.join(REPO, 'test', 'cluster', 'build-binaries.sh')
 const found = new Map<string, Promise<string>>()
 
 /** The path of the tool's executable, as build-binaries.sh prints it after building or fetching it. */
-export function cachedTool(tool: 'act' | 'node-floor'): Promise<string> {
+export function cachedTool(tool: 'act' | 'node-floor' | 'yaml-oracle'): Promise<string> {
   let binary = found.get(tool)
   if (binary === undefined) {
     binary = run('bash', [BUILD_SCRIPT, tool], { maxBuffer: 1 << 20 }).then(({ stdout }) =>
@@ -20,4 +20,15 @@ export function cachedTool(tool: 'act' | 'node-floor'): Promise<string> {
     found.set(tool, binary)
   }
   return binary
+}
+
+/** The directories of the Gateway API module and its conformance module, as the Go proxy serves them. */
+export async function gatewayApiModules(): Promise<string[]> {
+  const { stdout } = await run('bash', [BUILD_SCRIPT, 'gateway-api-modules'], {
+    maxBuffer: 1 << 20
+  })
+  return stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
 }

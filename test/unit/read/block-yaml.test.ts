@@ -20,8 +20,8 @@ const READ = [
   'root:\n  deep:\n    deeper: [1, -2, 0, {a: [b, "c, d"]}]\n  url: http://example.com:8080/path?q=a#frag\n  image: nginx:1.27\n',
   '- a\n- b: c\n  d: e\n',
   'a: 1\r\nb: two\r\n',
-  'clock: 12:30\nport: 08\n',
-  'n: [1.5, 10.0.0.1, 2024-01-01, 1e3, 0123, +1, .5, 1_000, -x]',
+  'clock: 12:30\nport: 8\n',
+  'list: [1.5, 10.0.0.1, 2024-01-01, 1e3, +1, .5, -x]',
   'status:\n  message: \'service "shop/checkout-svc" not found: the text goes on past eighty\n    columns and kubectl folds it\'\n  reason: x\n',
   'message: a long plain message that goes on past eighty columns of text and so\n  it is folded\n\n  with a blank line\n# a comment\nnext: 1\n',
   "items:\n  - name: a\n    # a comment under a value\n    note: 'a single-quoted\n\n      # not a comment\n      text'\n"
@@ -29,6 +29,11 @@ const READ = [
 
 /** Texts it must decline: each holds something it leaves to js-yaml and the precise reader. */
 const DECLINED = [
+  // YAML 1.1 as Kubernetes reads it (the precise reader's): 8, true, 1000, "true": …
+  'port: 08\n',
+  'n: [0123, 1_000]',
+  'on: yes\n',
+  'a: "x\\/y"\n',
   'a: &x 1\nb: *x',
   'a: !!str 1',
   'a: 0x1F',
@@ -92,6 +97,14 @@ const SYNTAX = [
   '12:30',
   '10.0.0.1',
   '2026-01-01',
+  'yes',
+  'on',
+  '010',
+  '1_0',
+  '0X1F',
+  '<<: ',
+  '...',
+  '"\\/"',
   ':',
   ': ',
   '#',
@@ -131,9 +144,8 @@ function precise(text: string): ParsedDocument[] | undefined {
   }
 }
 
-/** An empty document is skipped, so its line says nothing. */
-const nullLines = (docs: ParsedDocument[] | undefined) =>
-  docs?.map((d) => (d.value === null ? { ...d, line: 0 } : d))
+/** An empty document is skipped (kubectl skips it), so whether a reader counts one says nothing. */
+const nullLines = (docs: ParsedDocument[] | undefined) => docs?.filter((d) => d.value !== null)
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
