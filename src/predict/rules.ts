@@ -28,7 +28,8 @@ import {
   gatewayClassNameOf,
   listenersOf,
   listenerRefusal,
-  namespaceLabels
+  namespaceLabels,
+  servicePortsOf
 } from '../rules/world.ts'
 import { admissionsOf } from './attachment.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
@@ -332,7 +333,27 @@ function predictBackend(
         why: `${described} is an ExternalName Service: some controllers take it (Contour, Traefik), others refuse it (Envoy Gateway: UnsupportedValue).`
       }
     case 'resolves':
-      return undefined
+      return unsupportedProtocol(service!, ref, controllerName, described)
+  }
+}
+
+/** The Service port appProtocols Contour serves (internal/dag/accessors.go toContourProtocol). */
+const CONTOUR_APP_PROTOCOLS = new Set(['kubernetes.io/h2c', 'kubernetes.io/ws', 'http', 'https'])
+
+/** Contour refuses a backend whose Service port names another appProtocol (UnsupportedProtocol). */
+function unsupportedProtocol(
+  service: KubeObject,
+  ref: BackendRef,
+  controllerName: string | undefined,
+  described: string
+): BackendOutcome {
+  if (!controllerName?.startsWith('projectcontour.io/')) return undefined
+  const port = servicePortsOf(service).find((p) => p.port === ref.port)
+  if (port?.appProtocol === undefined || CONTOUR_APP_PROTOCOLS.has(port.appProtocol))
+    return undefined
+  return {
+    reason: 'UnsupportedProtocol',
+    message: `${described}: Service ${ref.namespace}/${ref.name} port ${port.port} has appProtocol ${port.appProtocol}; Contour serves only ${listing([...CONTOUR_APP_PROTOCOLS])}.`
   }
 }
 
@@ -342,7 +363,8 @@ const BACKEND_ORDER = [
   'RefNotPermitted',
   'BackendNotFound',
   'PortNotFound',
-  'PortNotSpecified'
+  'PortNotSpecified',
+  'UnsupportedProtocol'
 ]
 
 /**

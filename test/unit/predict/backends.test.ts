@@ -65,6 +65,33 @@ describe('predict: backendRefs', () => {
     })
   })
 
+  it('Contour refuses a Service port whose appProtocol it does not serve: UnsupportedProtocol', () => {
+    const withProtocol = (appProtocol: string) => {
+      const objects = traefikOr(CONTOUR).filter((o) => o.kind !== 'Service')
+      const web = service('app', 'web')
+      ;(web.spec as { ports: Record<string, unknown>[] }).ports[0]!.appProtocol = appProtocol
+      return [...objects, web]
+    }
+    const report = run(withProtocol('kubernetes.io/wss'), [route([{ name: 'web', port: 80 }])])
+    expect(condition(report, 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'UnsupportedProtocol'
+    })
+    expect(condition(report, 'ResolvedRefs')?.message).toContain('appProtocol kubernetes.io/wss')
+    // the ones it serves, and every appProtocol on another controller
+    for (const served of ['kubernetes.io/h2c', 'kubernetes.io/ws', 'http', 'https'])
+      expect(
+        onlyParent(run(withProtocol(served), [route([{ name: 'web', port: 80 }])])).verdict
+      ).toBe('ready')
+    const traefik = run(
+      withProtocol('kubernetes.io/wss').map((o) =>
+        o.kind === 'GatewayClass' ? gatewayClass('other', TRAEFIK) : o
+      ),
+      [route([{ name: 'web', port: 80 }])]
+    )
+    expect(condition(traefik, 'ResolvedRefs')?.reason).not.toBe('UnsupportedProtocol')
+  })
+
   it('a Service created by the pull request counts', () => {
     const report = run(baseCluster(), [
       service('app', 'new', [8080]),
