@@ -1,6 +1,6 @@
 // Reads everything predict needs from the whole cluster, read-only (get and list): GatewayClasses,
 // Gateways and ListenerSets with status, Routes of every served kind with status, Namespaces with
-// labels, Services and ReferenceGrants. Never Secrets: nothing here lists them.
+// labels, Services, ReferenceGrants and BackendTLSPolicies. Never Secrets: nothing here lists them.
 import { ROUTE_KINDS, type KubeObject } from '../model/types.ts'
 import { listRoutes } from './routes.ts'
 import type { Session } from './session.ts'
@@ -16,7 +16,8 @@ const DUMP_KINDS: Record<string, string> = {
   ...Object.fromEntries(ROUTE_KINDS.map((kind) => [kind, `${kind.toLowerCase()}s`])),
   Namespace: 'namespaces',
   Service: 'services',
-  ReferenceGrant: 'referencegrants'
+  ReferenceGrant: 'referencegrants',
+  BackendTLSPolicy: 'backendtlspolicies'
 }
 
 /**
@@ -58,7 +59,8 @@ export async function readClusterDump(session: Session): Promise<ClusterDump> {
     ...routes,
     ...world.namespaces,
     ...world.services,
-    ...world.referenceGrants
+    ...world.referenceGrants,
+    ...(world.backendTLSPolicies ?? [])
   ].map(dumpedObject)
   const forbidden = world.unreadable
   const complete = Object.keys(DUMP_KINDS).filter(

@@ -162,19 +162,28 @@ export async function readWorld(session: Session, namespaces: string[] | 'all'):
         : namespaceList.map((n) => n.metadata.name)
   const namespaced = (resource: ResourceInfo | undefined): Promise<KubeObject[]> =>
     namespaces === 'all' ? reader.listAllOrEach(resource, names) : reader.listEach(resource, names)
-  const [gatewayClasses, gateways, listenerSets, namespaceObjects, services, referenceGrants] =
-    await Promise.all([
-      gatewayClass ? reader.list(gatewayClass, null) : [],
-      reader.listAllOrEach(gateway.get('Gateway'), names),
-      readListenerSets(session, reader, gateway, names),
-      namespaces === 'all'
-        ? namespaceList === FORBIDDEN || namespaceList === undefined
-          ? []
-          : namespaceList
-        : reader.namespaces(names),
-      namespaced(SERVICES),
-      namespaced(gateway.get('ReferenceGrant'))
-    ])
+  const [
+    gatewayClasses,
+    gateways,
+    listenerSets,
+    namespaceObjects,
+    services,
+    referenceGrants,
+    policies
+  ] = await Promise.all([
+    gatewayClass ? reader.list(gatewayClass, null) : [],
+    reader.listAllOrEach(gateway.get('Gateway'), names),
+    readListenerSets(session, reader, gateway, names),
+    namespaces === 'all'
+      ? namespaceList === FORBIDDEN || namespaceList === undefined
+        ? []
+        : namespaceList
+      : reader.namespaces(names),
+    namespaced(SERVICES),
+    namespaced(gateway.get('ReferenceGrant')),
+    // a dump's only: predict reads which Services a BackendTLSPolicy covers
+    namespaces === 'all' ? namespaced(gateway.get('BackendTLSPolicy')) : []
+  ])
   const referenceGrant = gateway.get('ReferenceGrant')
   return {
     ...(referenceGrant ? { served: { ReferenceGrant: apiVersionOf(referenceGrant) } } : {}),
@@ -184,6 +193,7 @@ export async function readWorld(session: Session, namespaces: string[] | 'all'):
     namespaces: namespaceObjects,
     services,
     referenceGrants,
+    ...(namespaces === 'all' ? { backendTLSPolicies: policies } : {}),
     unreadable: reader.unreadable
   }
 }

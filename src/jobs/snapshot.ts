@@ -17,7 +17,7 @@ import type { KubeObject, Report, RouteObject, World } from '../model/types.ts'
 import { TOOL_VERSION } from '../runtime/version.ts'
 import { parseRouteKey } from '../model/route-id.ts'
 
-type WorldList = keyof Omit<World, 'unreadable' | 'partial' | 'served'>
+type WorldList = keyof Omit<World, 'unreadable' | 'partial' | 'served' | 'backendTLSPolicies'>
 
 const WORLD_KINDS: Record<string, WorldList> = {
   GatewayClass: 'gatewayClasses',

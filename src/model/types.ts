@@ -74,6 +74,8 @@ export interface World {
    * with its apiVersion and kind; absent in a World put together without them.
    */
   listenerSets?: KubeObject[]
+  /** a dump's BackendTLSPolicies (gateway.networking.k8s.io); absent where they were not read */
+  backendTLSPolicies?: KubeObject[]
   unreadable: string[]
   /** true when a kind was simply not present in the source (e.g. a dump without Services). */
   partial?: boolean

@@ -70,13 +70,19 @@ function writtenAccepted(entry: unknown): Condition | undefined {
     .find((c) => c.type === 'Accepted')
 }
 
-/** `features` gathers what each controller wrote for the features the Routes use (features.ts). */
+/**
+ * `features` gathers what each controller wrote for the features the Routes use (features.ts);
+ * `holdersOnly`: Routes among `objects` that only take part in the conflict rules (the change's),
+ * whose status, if a manifest carries one, is never read.
+ */
 export function calibrate(
   objects: Objects,
   required: string[],
   checkpoint: (done: number, of: number) => void = () => {},
-  features?: FeatureLedger
+  features?: FeatureLedger,
+  holdersOnly: readonly RouteObject[] = []
 ): Calibration[] {
+  const skipped = new Set(holdersOnly)
   const byController = new Map<string, Calibration>()
   // the route-to-route rules too (Contour's virtual hosts), so a controller that decides otherwise
   // shows it here and its conflict reasons stop being predicted
@@ -88,7 +94,7 @@ export function calibrate(
   }
   for (const [done, route] of objects.routes.entries()) {
     checkpoint(done, objects.routes.length)
-    if ((arrayField(route.status, 'parents') ?? []).length === 0) continue
+    if (skipped.has(route) || (arrayField(route.status, 'parents') ?? []).length === 0) continue
     const agreement = new Map<string, boolean>()
     for (const [i, ref] of routeParentRefs(route).entries()) {
       const prediction = contested(route, i, predictParent(route, ref, objects), conflicts)

@@ -207,6 +207,9 @@ export function contested(
   const conflictReason = [...CONFLICT_REASONS].find(
     (reason) => writesReason(controller, undefined, reason) && conflictsFor(reason, route.kind)
   )
+  // Contour's hostnames for a TLSRoute follow the same computeHosts, though no match conflicts
+  if (writesReason(controller, undefined, 'RuleMatchConflict') && route.kind === 'TLSRoute')
+    return contourConflict(route, index, prediction, run)
   if (!controller || conflictReason === undefined) return prediction
   if (conflictReason === 'RuleMatchConflict') return contourConflict(route, index, prediction, run)
   const ref = prediction.parentRef

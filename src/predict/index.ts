@@ -272,14 +272,17 @@ const ATTENTION: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pendin
 export function predict(input: PredictInput): PredictReport {
   const cluster = input.cluster.map((d) => d.object)
   const layered = overlay(cluster, input.manifests, input.settings.namespace)
-  const clusterOnly = index(layered.cluster, input.source.complete)
+  // calibration reads the cluster's Routes beside the Routes the change adds: a conflict a cluster
+  // Route lost to one of them (a dump taken while it existed) is then explained, not distrusted
+  const clusterOnly = index([...layered.cluster, ...layered.added], input.source.complete)
   const required = input.settings.conditions
   const features = new FeatureLedger()
   const calibration = calibrate(
     clusterOnly,
     required,
     (done, of) => input.checkpoint?.({ stage: 'calibrating', done, of }),
-    features
+    features,
+    layered.added
   )
   const run: Run = {
     objects: index(layered.objects, input.source.complete),

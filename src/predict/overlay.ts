@@ -7,7 +7,7 @@ import { isRouteObject } from '../model/kinds.ts'
 import { apiGroupOf } from '../model/owner.ts'
 import { EXPERIMENTAL_GROUP, GATEWAY_GROUP } from '../model/types.ts'
 import type { IgnoredDocument, KubeObject, RouteObject, World } from '../model/types.ts'
-import { isRecord, stringField } from '../model/unknown.ts'
+import { arrayField, isRecord, stringField } from '../model/unknown.ts'
 
 /** The kinds predict reads, by the World array that holds them; Routes are kept apart. */
 const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial' | 'served'>> = {
@@ -17,7 +17,8 @@ const WORLD_KINDS: Record<string, keyof Omit<World, 'unreadable' | 'partial' | '
   Service: 'services',
   ReferenceGrant: 'referenceGrants',
   ListenerSet: 'listenerSets',
-  XListenerSet: 'listenerSets'
+  XListenerSet: 'listenerSets',
+  BackendTLSPolicy: 'backendTLSPolicies'
 }
 
 const CLUSTER_SCOPED = new Set(['GatewayClass', 'Namespace'])
@@ -87,6 +88,11 @@ export interface Objects {
   grantsFor: (namespace: string, route: RouteObject) => KubeObject[]
   /** whether the source lists every object of this kind, so an absent one is really absent */
   complete: (kind: NeededKind) => boolean
+  /**
+   * The BackendTLSPolicies that target the Service; undefined when the source does not list them
+   * all (a dump from before route-gate listed them, or a kubectl List without any).
+   */
+  tlsPolicies: (namespace: string, service: string) => KubeObject[] | undefined
 }
 
 /**
@@ -125,6 +131,15 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
       }
     }
   }
+  const policies = new Map<string, KubeObject[]>()
+  for (const policy of world.backendTLSPolicies ?? []) {
+    for (const target of arrayField(policy.spec, 'targetRefs') ?? []) {
+      if (stringField(target, 'kind') !== 'Service' || (stringField(target, 'group') ?? '') !== '')
+        continue
+      const k = `${policy.metadata.namespace ?? ''}\u0000${stringField(target, 'name') ?? ''}`
+      policies.set(k, [...(policies.get(k) ?? []), policy])
+    }
+  }
   const completeKinds = new Set(complete)
   for (const kind of NEEDED_KINDS) {
     if (!completeKinds.has(kind))
@@ -138,7 +153,11 @@ export function index(objects: KubeObject[], complete: Iterable<string>): Object
     namespace: (name) => byKey.get(key('Namespace', undefined, name)),
     service: (namespace, name) => byKey.get(key('Service', namespace, name)),
     grantsFor: (namespace, route) => grants.get(`${namespace}\u0000${grantSource(route)}`) ?? [],
-    complete: (kind) => completeKinds.has(kind)
+    complete: (kind) => completeKinds.has(kind),
+    tlsPolicies: (namespace, service) =>
+      completeKinds.has('BackendTLSPolicy')
+        ? (policies.get(`${namespace}\u0000${service}`) ?? [])
+        : undefined
   }
 }
 
@@ -159,8 +178,10 @@ export interface Overlay {
   cluster: KubeObject[]
   /** the Routes of the manifests, with their file and line: the ones predicted */
   routes: { route: RouteObject; file: string; line: number }[]
-  /** the manifests' Routes the cluster does not hold: the change creates them */
+  /** the manifests' Routes the cluster does not hold and that carry no creationTimestamp: new */
   created: Set<RouteObject>
+  /** the manifests' Routes the cluster source does not hold, new or not */
+  added: RouteObject[]
   /** Gateways the manifests create that the cluster does not hold: "namespace/name" */
   newGateways: Set<string>
   ignored: IgnoredDocument[]
@@ -182,6 +203,7 @@ export function overlay(
   const routes: Overlay['routes'] = []
   const newGateways = new Set<string>()
   const created = new Set<RouteObject>()
+  const added: RouteObject[] = []
   const ignored: IgnoredDocument[] = []
   for (const doc of manifests) {
     const raw: unknown = doc.object
@@ -212,7 +234,9 @@ export function overlay(
     merged.set(k, object)
     if (isRouteObject(object)) {
       routes.push({ route: object, file: doc.file, line: doc.line })
-      if (!before) created.add(object)
+      // one that says when it was created (copied from the cluster) is not new
+      if (!before && object.metadata.creationTimestamp === undefined) created.add(object)
+      if (!before) added.push(object)
     }
   }
   return {
@@ -220,6 +244,7 @@ export function overlay(
     cluster: clusterOnly,
     routes,
     created,
+    added,
     newGateways,
     ignored
   }

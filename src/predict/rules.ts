@@ -4,23 +4,13 @@
 // only orders them and says which outcome is definite. When the objects cannot tell, the answer is
 // unknown with why: predict must never block a correct change on a guess.
 import type { Admission } from '../rules/admission.ts'
-import { findController } from '../rules/controllers.ts'
-import { grantFor, serviceRefState } from '../rules/references.ts'
-import type { ServiceRefState } from '../rules/references.ts'
 import { acceptedHostnames } from '../rules/hostnames.ts'
 import { selectListeners } from '../rules/listener-selection.ts'
-import {
-  describeBackendRef,
-  emptyRules,
-  isServiceRef,
-  routeBackendRefs,
-  routeHostnames
-} from '../model/route-spec.ts'
-import type { BackendRef } from '../model/route-spec.ts'
+import { routeHostnames } from '../model/route-spec.ts'
 import { checkSelector } from '../rules/selectors.ts'
 import { admissionWhy } from '../wording/admission.ts'
 import { describeListener } from '../wording/objects.ts'
-import { kinds, listing } from '../wording/phrasing.ts'
+import { listing } from '../wording/phrasing.ts'
 import {
   conditionOf,
   conditionsOf,
@@ -28,10 +18,16 @@ import {
   gatewayClassNameOf,
   listenersOf,
   listenerRefusal,
-  namespaceLabels,
-  servicePortsOf
+  namespaceLabels
 } from '../rules/world.ts'
 import { admissionsOf } from './attachment.ts'
+import { predictResolvedRefs } from './backend-rules.ts'
+import { addToDump, ready, refused, unknown } from './outcome.ts'
+import type { Outcome } from './outcome.ts'
+
+export { addToDump } from './outcome.ts'
+export type { Outcome } from './outcome.ts'
+import { fromSiblings } from './siblings.ts'
 import { formatParentRef } from '../model/parent-ref.ts'
 import {
   findListenerSet,
@@ -48,12 +44,6 @@ import type {
 } from '../model/types.ts'
 import { isRecord, stringField } from '../model/unknown.ts'
 import type { NeededKind, Objects } from './overlay.ts'
-
-/** One predicted condition: the outcome of a rule, or unknown with why. */
-export type Outcome =
-  | { status: 'True'; reason: string; message: string }
-  | { status: 'False'; reason: string; message: string }
-  | { status: 'Unknown'; why: string; needs?: NeededKind }
 
 /** What predict says of one spec parentRef. */
 export interface ParentPrediction {
@@ -72,19 +62,6 @@ export interface ParentPrediction {
   warnings: { condition: string; reason: string; message: string }[]
 }
 
-const ready = (reason: string, message: string): Outcome => ({ status: 'True', reason, message })
-const refused = (reason: string, message: string): Outcome => ({ status: 'False', reason, message })
-const unknown = (why: string, needs?: NeededKind): Extract<Outcome, { status: 'Unknown' }> => ({
-  status: 'Unknown',
-  why,
-  ...(needs ? { needs } : {})
-})
-
-/** What to add to a dump for a kind it lacks. */
-export function addToDump(kind: NeededKind): string {
-  return `the cluster source holds no complete list of ${kinds(kind)}: add them to the dump (route-gate dump lists them)`
-}
-
 /** A parent no controller will write status for (absent), or one predict cannot judge. */
 export type MissingParent =
   { status: 'False'; reason: 'NoStatus'; message: string } | Extract<Outcome, { status: 'Unknown' }>
@@ -93,6 +70,8 @@ interface Parent {
   /** the object whose listeners the parentRef picks from: the Gateway or the ListenerSet */
   holder: KubeObject
   gateway: KubeObject
+  /** why the rules alone leave the parent to its controller, when they do */
+  undecided?: string
 }
 
 type ParentLookup = Parent | MissingParent
@@ -155,6 +134,7 @@ function lookUpParent(ref: ParentRef, objects: Objects): ParentLookup {
   }
   const listenerSet = findListenerSet(objects.world, ref)
   if (!listenerSet) return absent('ListenerSet', refName, objects)
+
   const target = listenerSetGateway(listenerSet)
   if (!target) {
     return unknown(
@@ -175,6 +155,12 @@ function lookUpParent(ref: ParentRef, objects: Objects): ParentLookup {
     return unknown(
       `${allowed.message} The ListenerSet is not accepted; what its Routes get is up to the controller.`
     )
+  }
+  // one the cluster holds that no controller accepted (Traefik v3.6 writes none: Pending)
+  const accepted = conditionOf(conditionsOf(listenerSet.status), 'Accepted')
+  if (accepted !== undefined && accepted.status !== 'True') {
+    const undecided = `${refName} is not accepted by a controller (Accepted=${accepted.status}${accepted.reason ? ` ${accepted.reason}` : ''}); what its Routes get is up to the controller.`
+    return { holder: listenerSet, gateway, undecided }
   }
   return { holder: listenerSet, gateway }
 }
@@ -249,172 +235,6 @@ function predictAccepted(
   )
 }
 
-/** How a controller's catalogue spells a backend kind: "Backend (gateway.envoyproxy.io)". */
-function takesBackendKind(kinds: string[], ref: BackendRef): boolean {
-  return kinds.some(
-    (k) => k === `${ref.kind} (${ref.group})` || (ref.group === '' && k === ref.kind)
-  )
-}
-
-/**
- * Envoy Gateway names a Service port problem with its own reasons (internal/gatewayapi/validate.go);
- * the others write BackendNotFound.
- */
-const PORT_REASONS: Record<string, Partial<Record<ServiceRefState, string>>> = {
-  'gateway.envoyproxy.io/gatewayclass-controller': {
-    'no-port': 'PortNotFound',
-    'port-unset': 'PortNotSpecified'
-  }
-}
-
-function portReason(controllerName: string | undefined, state: ServiceRefState): string {
-  return (controllerName && PORT_REASONS[controllerName]?.[state]) || 'BackendNotFound'
-}
-
-type BackendOutcome =
-  { reason: string; message: string } | { why: string; needs?: NeededKind } | undefined
-
-/** One backendRef, in the order Gateway API checks: kind, grant, Service and port. */
-function predictBackend(
-  route: RouteObject,
-  ref: BackendRef,
-  controllerName: string | undefined,
-  objects: Objects
-): BackendOutcome {
-  const described = `${ref.where} (${describeBackendRef(ref)})`
-  if (!isServiceRef(ref)) {
-    const controller = findController(controllerName)
-    const kinds = controller?.supports?.backendKinds
-    if (kinds && !takesBackendKind(kinds, ref)) {
-      return {
-        reason: 'InvalidKind',
-        message: `${described}: ${controller?.name ?? 'the controller'} takes backend kinds ${listing(kinds)} only.`
-      }
-    }
-    return {
-      why: `${described} is not a core Service; ${kinds ? `${controller?.name ?? 'the controller'} takes that kind, and` : 'whether the controller takes it is not known, and'} predict cannot check the object it names.`
-    }
-  }
-  if (
-    ref.namespace !== route.metadata.namespace &&
-    !grantFor(objects.grantsFor(ref.namespace, route), route, ref)
-  ) {
-    return objects.complete('ReferenceGrant')
-      ? {
-          reason: 'RefNotPermitted',
-          message: `${described} is in namespace ${ref.namespace}, and no ReferenceGrant there permits ${route.kind} from ${route.metadata.namespace} to reference it.`
-        }
-      : {
-          why: `${described} is in another namespace; ${addToDump('ReferenceGrant')}.`,
-          needs: 'ReferenceGrant'
-        }
-  }
-  const service = objects.service(ref.namespace, ref.name)
-  if (!service && !objects.complete('Service'))
-    return { why: `Whether ${described} exists: ${addToDump('Service')}.`, needs: 'Service' }
-  switch (serviceRefState(service, ref)) {
-    case 'no-service':
-      return {
-        reason: 'BackendNotFound',
-        message: `${described}: Service ${ref.namespace}/${ref.name} does not exist.`
-      }
-    case 'no-port':
-      return {
-        reason: portReason(controllerName, 'no-port'),
-        message: `${described}: Service ${ref.namespace}/${ref.name} has no port ${ref.port ?? ''}.`
-      }
-    case 'port-unset':
-      return {
-        reason: portReason(controllerName, 'port-unset'),
-        message: `${described} has no port; a Service backendRef needs one.`
-      }
-    case 'external-name':
-      return {
-        why: `${described} is an ExternalName Service: some controllers take it (Contour, Traefik), others refuse it (Envoy Gateway: UnsupportedValue).`
-      }
-    case 'resolves':
-      return unsupportedProtocol(service!, ref, controllerName, described)
-  }
-}
-
-/** The Service port appProtocols Contour serves (internal/dag/accessors.go toContourProtocol). */
-const CONTOUR_APP_PROTOCOLS = new Set(['kubernetes.io/h2c', 'kubernetes.io/ws', 'http', 'https'])
-
-/** Contour refuses a backend whose Service port names another appProtocol (UnsupportedProtocol). */
-function unsupportedProtocol(
-  service: KubeObject,
-  ref: BackendRef,
-  controllerName: string | undefined,
-  described: string
-): BackendOutcome {
-  if (!controllerName?.startsWith('projectcontour.io/')) return undefined
-  const port = servicePortsOf(service).find((p) => p.port === ref.port)
-  if (port?.appProtocol === undefined || CONTOUR_APP_PROTOCOLS.has(port.appProtocol))
-    return undefined
-  return {
-    reason: 'UnsupportedProtocol',
-    message: `${described}: Service ${ref.namespace}/${ref.name} port ${port.port} has appProtocol ${port.appProtocol}; Contour serves only ${listing([...CONTOUR_APP_PROTOCOLS])}.`
-  }
-}
-
-/** The ResolvedRefs reasons in the order a controller reports them: the kind first, the object last. */
-const BACKEND_ORDER = [
-  'InvalidKind',
-  'RefNotPermitted',
-  'BackendNotFound',
-  'PortNotFound',
-  'PortNotSpecified',
-  'UnsupportedProtocol'
-]
-
-/**
- * Contour refuses a rule without backendRefs (ResolvedRefs=False Degraded, "At least one
- * Spec.Rules.BackendRef must be specified."); Gateway API allows it and others serve HTTP 500 there.
- */
-function contourEmptyRules(
-  route: RouteObject,
-  controllerName: string | undefined
-): Outcome | undefined {
-  if (!controllerName?.startsWith('projectcontour.io/')) return undefined
-  const rules = emptyRules(route).map((r) => r.index)
-  if (rules.length === 0) return undefined
-  return refused(
-    'Degraded',
-    `Rule ${listing(rules.map(String))} has no backendRefs; Contour requires at least one (At least one Spec.Rules.BackendRef must be specified).`
-  )
-}
-
-function predictResolvedRefs(
-  route: RouteObject,
-  controllerName: string | undefined,
-  objects: Objects
-): Outcome {
-  const outcomes = routeBackendRefs(route).map((ref) =>
-    predictBackend(route, ref, controllerName, objects)
-  )
-  const failures = outcomes.filter(
-    (o): o is { reason: string; message: string } => o !== undefined && 'reason' in o
-  )
-  const empty = contourEmptyRules(route, controllerName)
-  if (empty && failures.length === 0) return empty
-  if (failures.length > 0) {
-    const first = BACKEND_ORDER.find((reason) => failures.some((f) => f.reason === reason)) ?? ''
-    return refused(
-      first,
-      failures
-        .filter((f) => f.reason === first)
-        .map((f) => f.message)
-        .join(' ')
-    )
-  }
-  const open = outcomes.filter(
-    (o): o is { why: string; needs?: NeededKind } => o !== undefined && 'why' in o
-  )
-  if (open.length > 0)
-    return unknown(open.map((o) => o.why).join(' '), open.find((o) => o.needs)?.needs)
-  return ready('ResolvedRefs', 'Every backendRef resolves.')
-}
-
 /**
  * A Gateway refused as ListenersNotValid, where every listener the parentRef selects is itself
  * refused in the Gateway's status: those listeners admit nothing, which the listener rules predict
@@ -442,13 +262,17 @@ export function predictParent(
   if (!('controllerName' in owner)) return { ...prediction, parent: owner }
   prediction.controllerName = owner.controllerName
   const gatewayAccepted = conditionOf(conditionsOf(parent.gateway.status), 'Accepted')
-  if (gatewayAccepted?.status === 'False' && !onlyRefusedListeners(gatewayAccepted, parent, ref)) {
-    // what a controller writes on the Routes of a Gateway it refused varies (Contour: InvalidGateway)
-    return {
-      ...prediction,
-      parent: unknown(
-        `Gateway ${parent.gateway.metadata.namespace ?? ''}/${parent.gateway.metadata.name} is not accepted by its controller (${gatewayAccepted.reason ?? 'Accepted=False'}${gatewayAccepted.message ? `: ${gatewayAccepted.message}` : ''}); what it writes on the Route is up to the controller.`
-      )
+  const undecided =
+    gatewayAccepted?.status === 'False' && !onlyRefusedListeners(gatewayAccepted, parent, ref)
+      ? `Gateway ${parent.gateway.metadata.namespace ?? ''}/${parent.gateway.metadata.name} is not accepted by its controller (${gatewayAccepted.reason ?? 'Accepted=False'}${gatewayAccepted.message ? `: ${gatewayAccepted.message}` : ''}); what it writes on the Route is up to the controller.`
+      : parent.undecided
+  if (undecided !== undefined) {
+    // what a controller writes there varies (Contour: InvalidGateway); the other Routes there show it
+    const decided = fromSiblings(route, ref, owner.controllerName, undecided, objects.routes)
+    if (decided?.kind === 'unknown') return { ...prediction, parent: unknown(undecided) }
+    if (decided?.kind === 'refused') {
+      const resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects)
+      return { ...prediction, accepted: refused(decided.reason, decided.message), resolvedRefs }
     }
   }
   prediction.accepted = predictAccepted(route, ref, parent, objects)

@@ -6,7 +6,6 @@
 // complex or typed keys, a plain scalar the two YAML schemas could type differently) makes it
 // decline with undefined, and js-yaml reads the text (fast-yaml.ts).
 import type { ParsedDocument } from './parsed-document.ts'
-import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
 
 /** Thrown to give the text to the general reader; never leaves this module. */
 class Declined extends Error {}
@@ -452,3 +451,28 @@ function skipSpaces(text: string, at: number): number {
   while (text[at] === ' ' || text[at] === '\t') at++
   return at
 }
+
+// 1.1's booleans, its infinities, a leading zero or base prefix, an underscore in a number, a merge key
+const DIFFERS =
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<)$|^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$|^[-+]?0[0-9a-zA-Z_]|^[-+.]?[0-9][^\s]*_/
+
+/** Whether YAML 1.2's core schema reads this plain scalar (or key) as Kubernetes does. */
+export function readsAlike(text: string): boolean {
+  const c = text.charCodeAt(0) | 0x20
+  // only y, n, o, <, +, -, . and digits start a scalar the two schemas read apart: most scalars pass here
+  if (
+    c !== 0x79 &&
+    c !== 0x6e &&
+    c !== 0x6f &&
+    c !== 0x3c &&
+    c !== 0x2b &&
+    c !== 0x2d &&
+    c !== 0x2e
+  ) {
+    if (c < 0x30 || c > 0x39) return true
+  }
+  return !DIFFERS.test(text)
+}
+
+/** A double-quoted scalar's raw text holds "\/", which JSON and YAML 1.2 take and go-yaml v2 refuses. */
+export const SLASH_ESCAPE = /\\\//

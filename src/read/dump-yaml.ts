@@ -9,7 +9,7 @@
 // one must never read a text otherwise than the precise reader would, so it refuses whatever it
 // would have to judge.
 import type { ParsedDocument } from './parsed-document.ts'
-import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
+import { readsAlike, SLASH_ESCAPE } from './block-yaml.ts'
 
 /** Thrown for anything outside the subset; parseDumpYaml turns it into undefined. */
 const OUTSIDE = new Error('outside the block YAML subset')

@@ -6,7 +6,7 @@
 import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
 import { lineIndex } from './parsed-document.ts'
 import type { ParsedDocument } from './parsed-document.ts'
-import { readsAlike, SLASH_ESCAPE } from './yaml11.ts'
+import { readsAlike, SLASH_ESCAPE } from './block-yaml.ts'
 
 interface Shape {
   start: number

@@ -2,7 +2,8 @@
 // through sigs.k8s.io/yaml, whose go-yaml v2 follows YAML 1.1 (resolve.go). `010` is 8, `0X1F` 31,
 // `1_000` 1000, and `yes`, `on` and `y` are true. The fast readers follow YAML 1.2's core schema, so
 // they decline every scalar on which the two could differ (`readsAlike`), and the precise reader
-// resolves it here.
+// resolves it here (readsAlike lives with the line reader, block-yaml.ts, which every fast reader
+// already loads: one module less to load on the offline path).
 
 /** A float JSON cannot hold: kubectl refuses the document ("json: unsupported value: +Inf"). */
 export class NotJson {
@@ -75,28 +76,3 @@ export function resolveKubernetes(text: string): unknown {
   }
   return text
 }
-
-// 1.1's booleans, its infinities, a leading zero or base prefix, an underscore in a number, a merge key
-const DIFFERS =
-  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<)$|^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$|^[-+]?0[0-9a-zA-Z_]|^[-+.]?[0-9][^\s]*_/
-
-/** Whether YAML 1.2's core schema reads this plain scalar (or key) as Kubernetes does. */
-export function readsAlike(text: string): boolean {
-  const c = text.charCodeAt(0) | 0x20
-  // only y, n, o, <, +, -, . and digits start a scalar the two schemas read apart: most scalars pass here
-  if (
-    c !== 0x79 &&
-    c !== 0x6e &&
-    c !== 0x6f &&
-    c !== 0x3c &&
-    c !== 0x2b &&
-    c !== 0x2d &&
-    c !== 0x2e
-  ) {
-    if (c < 0x30 || c > 0x39) return true
-  }
-  return !DIFFERS.test(text)
-}
-
-/** A double-quoted scalar's raw text holds "\/", which JSON and YAML 1.2 take and go-yaml v2 refuses. */
-export const SLASH_ESCAPE = /\\\//

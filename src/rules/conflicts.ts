@@ -11,6 +11,7 @@ import {
 } from '../model/route-spec.ts'
 import { readEntries } from '../model/entries.ts'
 import { ConflictIndex, type Holdings } from './conflict-index.ts'
+import { perList } from '../model/per-list.ts'
 import type { ParentRef, RouteObject } from '../model/types.ts'
 
 export const CONFLICT_REASONS = new Set([
@@ -86,16 +87,8 @@ function holdingsOf(route: RouteObject): Holdings {
   return { matches: l4(route) ? [''] : [...matchesOf(route)], hostnames: routeHostnames(route) }
 }
 
-const indexes = new WeakMap<readonly RouteObject[], { size: number; index: ConflictIndex }>()
-
 /** The list's index, built on first use and again when the list has grown. */
-function indexOf(routes: readonly RouteObject[]): ConflictIndex {
-  const known = indexes.get(routes)
-  if (known?.size === routes.length) return known.index
-  const index = new ConflictIndex(routes, holdingsOf, rejectedThere)
-  indexes.set(routes, { size: routes.length, index })
-  return index
-}
+const indexOf = perList((routes) => new ConflictIndex(routes, holdingsOf, rejectedThere))
 
 /**
  * The Routes that already hold what `route` asks for on `ref`, the one the controller keeps first:

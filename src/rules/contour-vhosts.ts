@@ -179,7 +179,7 @@ export class ContourVhosts {
   private readonly isNew: (route: RouteObject) => boolean
 
   /**
-   * `routes`: every HTTPRoute and GRPCRoute with a parentRef to this Gateway; `isNew`: the change
+   * `routes`: every HTTPRoute, GRPCRoute and TLSRoute with a parentRef to this Gateway; `isNew`: the change
    * creates the Route, so it is younger than every Route of the source.
    */
   constructor(
@@ -195,7 +195,9 @@ export class ContourVhosts {
       routes
         .filter((r) => r.kind === kind)
         .sort((a, b) => RANK[this.ageOf(a)] - RANK[this.ageOf(b)] || olderRouteFirst(a, b))
-    for (const route of [...byKind('HTTPRoute'), ...byKind('GRPCRoute')]) this.take(route)
+    // TLSRoutes hold no matches, but take their hostnames by the same computeHosts
+    for (const route of [...byKind('HTTPRoute'), ...byKind('TLSRoute'), ...byKind('GRPCRoute')])
+      this.take(route)
   }
 
   /** The outcome for the Route's parentRef at `index` of routeParentRefs(route). */
@@ -260,6 +262,7 @@ export class ContourVhosts {
     certain: boolean
   ): Tally {
     const tally: Tally = { dropped: [], unsure: false, holders: [] }
+    if (route.kind === 'TLSRoute') return tally
     const prefix = `${route.kind}\u0000${envoyListener(listener)}\u0000`
     for (const rule of routeRules(route)) {
       const conditions = ruleConditions(route.kind, rule)

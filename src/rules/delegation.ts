@@ -3,18 +3,12 @@
 // no parentRefs of its own, and the controller still accepts it: without parents it is not broken.
 import { routeBackendRefs } from '../model/route-spec.ts'
 import { GATEWAY_GROUP, type RouteObject } from '../model/types.ts'
+import { perList } from '../model/per-list.ts'
 
 const key = (namespace: string, name: string): string => `${namespace}/${name}`
 
-const indexes = new WeakMap<
-  readonly RouteObject[],
-  { size: number; byChild: Map<string, RouteObject> }
->()
-
 /** The Routes that delegate to a child, by `namespace/name` and `namespace/*`, the first of each. */
-function delegations(routes: readonly RouteObject[]): Map<string, RouteObject> {
-  const known = indexes.get(routes)
-  if (known?.size === routes.length) return known.byChild
+const delegations = perList((routes): Map<string, RouteObject> => {
   const byChild = new Map<string, RouteObject>()
   for (const route of routes) {
     for (const ref of routeBackendRefs(route)) {
@@ -23,9 +17,8 @@ function delegations(routes: readonly RouteObject[]): Map<string, RouteObject> {
       if (!byChild.has(child)) byChild.set(child, route)
     }
   }
-  indexes.set(routes, { size: routes.length, byChild })
   return byChild
-}
+})
 
 /** The HTTPRoute that delegates to `route` through a backendRef, if any. */
 export function delegatorOf(

@@ -3,7 +3,8 @@
 // against the real decoder by test/integration/kubectl-yaml.test.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseManifestText } from '../../../src/read/manifests.ts'
-import { readsAlike, resolveKubernetes } from '../../../src/read/yaml11.ts'
+import { readsAlike } from '../../../src/read/block-yaml.ts'
+import { resolveKubernetes } from '../../../src/read/yaml11.ts'
 
 const head = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n'
 
