@@ -17,6 +17,7 @@ import type { KubeObject, RouteObject } from '../model/types.ts'
 import { listing } from '../wording/phrasing.ts'
 import { addToDump, ready, refused, unknown } from './outcome.ts'
 import type { Outcome } from './outcome.ts'
+import { tlsPolicyOutcome } from './tls-policies.ts'
 import type { NeededKind, Objects } from './overlay.ts'
 
 /** How a controller's catalogue spells a backend kind: "Backend (gateway.envoyproxy.io)". */
@@ -49,7 +50,8 @@ function predictBackend(
   route: RouteObject,
   ref: BackendRef,
   controllerName: string | undefined,
-  objects: Objects
+  objects: Objects,
+  gateway: KubeObject | undefined
 ): BackendOutcome {
   const described = `${ref.where} (${describeBackendRef(ref)})`
   if (!isServiceRef(ref)) {
@@ -105,21 +107,15 @@ function predictBackend(
     case 'resolves':
       return (
         unsupportedProtocol(service!, ref, controllerName, described) ??
-        coveredByTlsPolicy(ref, described, objects)
+        tlsPolicyOutcome(
+          ref,
+          servicePortsOf(service!).find((p) => p.port === ref.port),
+          controllerName,
+          gateway,
+          objects,
+          described
+        )
       )
-  }
-}
-
-/**
- * A Service a BackendTLSPolicy covers: whether its CA certificates and hostname are valid is each
- * controller's to judge (Envoy Gateway writes InvalidBackendTLS, Traefik RefNotPermitted), from
- * ConfigMaps and Secrets no dump holds.
- */
-function coveredByTlsPolicy(ref: BackendRef, described: string, objects: Objects): BackendOutcome {
-  const policy = objects.tlsPolicies(ref.namespace, ref.name)?.[0]
-  if (!policy) return undefined
-  return {
-    why: `${described}: BackendTLSPolicy ${policy.metadata.namespace ?? ''}/${policy.metadata.name} covers Service ${ref.namespace}/${ref.name}; whether its CA certificates and hostname are valid rests on ConfigMaps and Secrets the source does not hold.`
   }
 }
 
@@ -173,10 +169,12 @@ function contourEmptyRules(
 export function predictResolvedRefs(
   route: RouteObject,
   controllerName: string | undefined,
-  objects: Objects
+  objects: Objects,
+  /** the parent's Gateway: a BackendTLSPolicy's status is per Gateway */
+  gateway?: KubeObject
 ): Outcome {
   const outcomes = routeBackendRefs(route).map((ref) =>
-    predictBackend(route, ref, controllerName, objects)
+    predictBackend(route, ref, controllerName, objects, gateway)
   )
   const failures = outcomes.filter(
     (o): o is { reason: string; message: string } => o !== undefined && 'reason' in o
@@ -184,7 +182,9 @@ export function predictResolvedRefs(
   const empty = contourEmptyRules(route, controllerName)
   if (empty && failures.length === 0) return empty
   if (failures.length > 0) {
-    const first = BACKEND_ORDER.find((reason) => failures.some((f) => f.reason === reason)) ?? ''
+    const first =
+      BACKEND_ORDER.find((reason) => failures.some((f) => f.reason === reason)) ??
+      failures[0]!.reason
     return refused(
       first,
       failures

@@ -271,12 +271,17 @@ export function predictParent(
     const decided = fromSiblings(route, ref, owner.controllerName, undecided, objects.routes)
     if (decided?.kind === 'unknown') return { ...prediction, parent: unknown(undecided) }
     if (decided?.kind === 'refused') {
-      const resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects)
+      const resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects, parent.gateway)
       return { ...prediction, accepted: refused(decided.reason, decided.message), resolvedRefs }
     }
   }
   prediction.accepted = predictAccepted(route, ref, parent, objects)
-  prediction.resolvedRefs = predictResolvedRefs(route, owner.controllerName, objects)
+  prediction.resolvedRefs = predictResolvedRefs(
+    route,
+    owner.controllerName,
+    objects,
+    parent.gateway
+  )
   return prediction
 }
 

@@ -32,14 +32,16 @@ const CONTROLLERS = ['contour', 'envoy-gateway', 'traefik'] as const
 type Controller = (typeof CONTROLLERS)[number]
 
 /**
- * The agreement (agree / parents) measured on 2026-12-07 at ca61e2d, rounded down to a whole
- * percent, per controller and source (98.7, 97.3, 98.9, 97.1, 96.1, 95.5): a change that predicts
- * fewer parents as the controllers wrote them fails here. Raise a floor when predict gets better.
+ * The agreement (agree / parents) measured on 2026-12-07 (fixtures re-recorded with the dump's
+ * BackendTLSPolicies), rounded down to a whole percent, per controller and source (99.3, 98.7,
+ * 100.0, 97.1, 94.8, 93.5): a change that predicts fewer parents as the controllers wrote them fails
+ * here. Traefik's is lower than at first (96.1) because its Pending ListenerSets are now unknown
+ * rather than one false pass. Raise a floor when predict gets better.
  */
 const AGREEMENT_FLOOR: Record<Controller, Record<Flavour, number>> = {
-  contour: { header: 98, kubectl: 97 },
-  'envoy-gateway': { header: 98, kubectl: 97 },
-  traefik: { header: 96, kubectl: 95 }
+  contour: { header: 99, kubectl: 98 },
+  'envoy-gateway': { header: 100, kubectl: 97 },
+  traefik: { header: 94, kubectl: 93 }
 }
 
 const recordings = new Map<Controller, Recording>(

@@ -138,7 +138,7 @@ describe('predict: Services a BackendTLSPolicy covers', () => {
   }
   const ok = gateway('infra', 'edge', [{ name: 'http', allowedRoutes: ALL }])
 
-  it('unknown where the source lists every BackendTLSPolicy and one covers the Service', () => {
+  it('unknown where the source lists every BackendTLSPolicy and one its controller has not judged covers the Service', () => {
     const report = run(
       [...cluster(ok), policy],
       [httpRoute('app', 'new', { parentRefs: [EDGE] })],
@@ -148,6 +148,49 @@ describe('predict: Services a BackendTLSPolicy covers', () => {
     expect(onlyParent(report).why?.join(' ')).toContain(
       'BackendTLSPolicy app/tls covers Service app/web'
     )
+  })
+
+  it("the policy's status for this Gateway decides: valid, refused the controller's way, or set aside", () => {
+    const ENVOY = 'gateway.envoyproxy.io/gatewayclass-controller'
+    const judged = (conditions: Record<string, unknown>[]): KubeObject => ({
+      ...policy,
+      metadata: { ...policy.metadata, generation: 1 },
+      status: {
+        ancestors: [
+          {
+            ancestorRef: { group: G, kind: 'Gateway', name: 'edge', namespace: 'infra' },
+            controllerName: ENVOY,
+            conditions: conditions.map((c) => ({ observedGeneration: 1, ...c }))
+          }
+        ]
+      }
+    })
+    const envoy = [
+      gatewayClass('eg', ENVOY),
+      ...cluster(ok).filter((o) => o.kind !== 'GatewayClass')
+    ]
+    const listed = {
+      source: { kind: 'dump' as const, complete: [...EVERY_KIND, 'BackendTLSPolicy'] }
+    }
+    const predicted = (p: KubeObject) =>
+      run([...envoy, p], [httpRoute('app', 'new', { parentRefs: [EDGE] })], listed)
+    const valid = judged([{ type: 'Accepted', status: 'True', reason: 'Accepted' }])
+    expect(onlyParent(predicted(valid)).verdict).toBe('ready')
+    const invalid = judged([
+      { type: 'Accepted', status: 'False', reason: 'NoValidCACertificate' },
+      { type: 'ResolvedRefs', status: 'False', reason: 'InvalidCACertificateRef' }
+    ])
+    const refusedReport = predicted(invalid)
+    expect(condition(refusedReport, 'ResolvedRefs')).toMatchObject({
+      status: 'False',
+      reason: 'InvalidBackendTLS'
+    })
+    // Traefik writes ResolvedRefs=False beside Conflicted: the policy is set aside, not invalid
+    const conflicted = judged([
+      { type: 'Accepted', status: 'False', reason: 'Conflicted' },
+      { type: 'ResolvedRefs', status: 'False', reason: 'ResolvedRefs' }
+    ])
+    expect(onlyParent(predicted(conflicted)).verdict).toBe('ready')
   })
 
   it('ready where none covers it, or where the source does not list them', () => {
