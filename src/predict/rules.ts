@@ -18,6 +18,7 @@ import {
   gatewayClassNameOf,
   listenersOf,
   listenerRefusal,
+  listenerStatusesOf,
   namespaceLabels
 } from '../rules/world.ts'
 import { admissionsOf } from './attachment.ts'
@@ -236,18 +237,20 @@ function predictAccepted(
 }
 
 /**
- * A Gateway refused as ListenersNotValid, where every listener the parentRef selects is itself
- * refused in the Gateway's status: those listeners admit nothing, which the listener rules predict
- * (Traefik writes NotAllowedByListeners there). A listener the status does not refuse, on a Gateway
- * refused as a whole, is the controller's to judge.
+ * A Gateway refused as ListenersNotValid, where the Gateway's status judges every listener the
+ * parentRef selects one by one: the refused ones admit nothing (Traefik writes
+ * NotAllowedByListeners there) and the accepted ones admit as the listener rules say. A listener
+ * the status does not judge, on a Gateway refused as a whole, is the controller's to judge.
  */
-function onlyRefusedListeners(accepted: Condition, parent: Parent, ref: ParentRef): boolean {
+function listenersJudged(accepted: Condition, parent: Parent, ref: ParentRef): boolean {
   if (accepted.reason !== 'ListenersNotValid') return false
   const selected = selectListeners(listenersOf(parent.holder), ref)
-  return (
-    selected.length > 0 &&
-    selected.every((l) => listenerRefusal(parent.holder, l.name) !== undefined)
-  )
+  const judged = (name: string): boolean => {
+    const status = listenerStatusesOf(parent.holder).find((s) => s.name === name)
+    const condition = status ? conditionOf(status.conditions, 'Accepted') : undefined
+    return condition?.status === 'True' || listenerRefusal(parent.holder, name) !== undefined
+  }
+  return selected.length > 0 && selected.every((l) => judged(l.name))
 }
 
 export function predictParent(
@@ -263,7 +266,7 @@ export function predictParent(
   prediction.controllerName = owner.controllerName
   const gatewayAccepted = conditionOf(conditionsOf(parent.gateway.status), 'Accepted')
   const undecided =
-    gatewayAccepted?.status === 'False' && !onlyRefusedListeners(gatewayAccepted, parent, ref)
+    gatewayAccepted?.status === 'False' && !listenersJudged(gatewayAccepted, parent, ref)
       ? `Gateway ${parent.gateway.metadata.namespace ?? ''}/${parent.gateway.metadata.name} is not accepted by its controller (${gatewayAccepted.reason ?? 'Accepted=False'}${gatewayAccepted.message ? `: ${gatewayAccepted.message}` : ''}); what it writes on the Route is up to the controller.`
       : parent.undecided
   if (undecided !== undefined) {

@@ -373,7 +373,9 @@ describe('predict: parents that are absent or new', () => {
       status: 'False',
       reason: 'BackendNotFound'
     })
-    // a selected listener its status does not refuse, on the refused Gateway, stays the controller's
+    // a selected listener the status accepts, on the refused Gateway, admits by the listener rules
+    // (what Traefik writes in the conformance suite's httproute-listener-port-matching); one the
+    // status does not judge stays the controller's
     const admin = httpRoute('app', 'shop', { parentRefs: [{ ...EDGE, sectionName: 'admin' }] })
     const open = {
       name: 'admin',
@@ -381,7 +383,10 @@ describe('predict: parents that are absent or new', () => {
       supportedKinds: [{ kind: 'HTTPRoute' }],
       conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted' }]
     }
-    expect(onlyParent(run(cluster([refusedListener('http'), open]), [admin])).verdict).toBe(
+    const judged = run(cluster([refusedListener('http'), open]), [admin])
+    expect(onlyParent(judged).conditions?.find((c) => c.type === 'Accepted')?.status).toBe('True')
+    const silent = { ...open, conditions: [] }
+    expect(onlyParent(run(cluster([refusedListener('http'), silent]), [admin])).verdict).toBe(
       'unknown'
     )
   })
