@@ -15,7 +15,7 @@ import { REPO_ROOT, type ClusterEnv } from '../cluster/env.ts'
 import { statusCode } from '../cluster/fixtures.ts'
 import { makeCa, signCertificate } from '../cluster/pki.ts'
 import { freePorts, startDetached, stopProcess, waitHealthy } from '../cluster/processes.ts'
-import { kube, UNSERVED_ENDPOINT } from '../helpers/cluster.ts'
+import { kube, serverSideApply, UNSERVED_ENDPOINT } from '../helpers/cluster.ts'
 import { readDumpHeader, type DumpHeader } from '../../src/read/dump-header.ts'
 import { BUILDS } from '../../scripts/bundle-options.ts'
 import { objectKey, type Manifest } from './source.ts'
@@ -40,14 +40,7 @@ function errorText(error: unknown): string {
 /** Server-side apply; the API server's refusal (CEL, schema) as text instead of a throw. */
 export async function apply(object: Manifest): Promise<string | undefined> {
   try {
-    await kube().objects.patch(
-      object,
-      undefined,
-      undefined,
-      FIELD_MANAGER,
-      true,
-      PatchStrategy.ServerSideApply
-    )
+    await serverSideApply(object, FIELD_MANAGER)
     return undefined
   } catch (error) {
     return errorText(error)

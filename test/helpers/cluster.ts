@@ -96,19 +96,24 @@ export async function applyYaml(text: string, namespace: string): Promise<Kubern
   )
   const applied: KubernetesObject[] = []
   for (const doc of docs) {
-    const object = { ...doc, metadata: { namespace, ...doc.metadata } }
-    applied.push(
-      await kube().objects.patch(
-        object,
-        undefined,
-        undefined,
-        FIELD_MANAGER,
-        true,
-        PatchStrategy.ServerSideApply
-      )
-    )
+    applied.push(await serverSideApply({ ...doc, metadata: { namespace, ...doc.metadata } }))
   }
   return applied
+}
+
+/** One object, server-side applied as `fieldManager` (the tests' by default), forced. */
+export function serverSideApply(
+  object: KubernetesObject,
+  fieldManager = FIELD_MANAGER
+): Promise<KubernetesObject> {
+  return kube().objects.patch(
+    object,
+    undefined,
+    undefined,
+    fieldManager,
+    true,
+    PatchStrategy.ServerSideApply
+  )
 }
 
 /** A hostname no other test uses, e.g. `web.harness-1a2b3c4d.example.com` (see the note above). */
