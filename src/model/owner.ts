@@ -48,6 +48,11 @@ export function isGatewayRef(ref: ParentRef): boolean {
   return ref.group === GATEWAY_GROUP && ref.kind === 'Gateway'
 }
 
+/** A parentRef to the Gateway `namespace/name`. */
+export function refersToGateway(ref: ParentRef, namespace: string, name: string): boolean {
+  return isGatewayRef(ref) && ref.namespace === namespace && ref.name === name
+}
+
 /** A parentRef to a ListenerSet (gateway.networking.k8s.io) or an XListenerSet (gateway.networking.x-k8s.io). */
 export function isListenerSetRef(ref: ParentRef): boolean {
   return LISTENER_SET_KINDS[ref.group] === ref.kind

@@ -11,8 +11,7 @@ import type { Objects } from './overlay.ts'
 import { predictParent, predictedConditions, verdictOf } from './rules.ts'
 import { routeIdOf } from '../model/route-id.ts'
 import type { FeatureLedger } from './features.ts'
-import { contested } from './contested.ts'
-import type { ConflictState } from './contested.ts'
+import { conflictState, contested } from './contested.ts'
 
 type Written = { verdict: 'ready' | 'failed'; reasons: string[]; label: string }
 
@@ -86,12 +85,7 @@ export function calibrate(
   const byController = new Map<string, Calibration>()
   // the route-to-route rules too (Contour's virtual hosts), so a controller that decides otherwise
   // shows it here and its conflict reasons stop being predicted
-  const conflicts: ConflictState = {
-    objects,
-    vhosts: new Map(),
-    hostnameHolders: new Map(),
-    created: new Set()
-  }
+  const conflicts = conflictState(objects)
   for (const [done, route] of objects.routes.entries()) {
     checkpoint(done, objects.routes.length)
     if (skipped.has(route) || (arrayField(route.status, 'parents') ?? []).length === 0) continue

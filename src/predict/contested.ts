@@ -3,10 +3,10 @@
 // HostnameConflict left unknown with the other Route named.
 import { CONFLICT_REASONS, conflictsFor } from '../rules/conflicts.ts'
 import type { ConflictHolder } from '../rules/conflicts.ts'
-import { ContourVhosts } from '../rules/contour-vhosts.ts'
+import { CONTOUR_KINDS, ContourVhosts } from '../rules/contour-vhosts.ts'
 import { findController, writesReason } from '../rules/controllers.ts'
 import { listenersOf } from '../rules/world.ts'
-import { isGatewayRef } from '../model/owner.ts'
+import { isGatewayRef, refersToGateway } from '../model/owner.ts'
 import { olderRouteFirst } from '../model/route-id.ts'
 import { routeHostnames, routeParentRefs } from '../model/route-spec.ts'
 import type { KubeObject, ParentRef, RouteObject } from '../model/types.ts'
@@ -31,6 +31,14 @@ export interface ConflictState {
   created: ReadonlySet<RouteObject>
   /** NGINX Gateway Fabric's exact-hostname holders by kind and Gateway, built on first use */
   hostnameHolders: Map<string, Map<string, RouteObject[]>>
+}
+
+/** A fresh state over `objects`; `created`: the Routes the change creates. */
+export function conflictState(
+  objects: Objects,
+  created: ReadonlySet<RouteObject> = new Set()
+): ConflictState {
+  return { objects, vhosts: new Map(), hostnameHolders: new Map(), created }
 }
 
 /** Contour's virtual hosts of a Gateway, simulated once over every Route on it. */
@@ -113,9 +121,7 @@ function byPortAndHostname(
 }
 
 const refersTo = (ref: ParentRef, gateway: KubeObject): boolean =>
-  isGatewayRef(ref) &&
-  ref.namespace === (gateway.metadata.namespace ?? '') &&
-  ref.name === gateway.metadata.name
+  refersToGateway(ref, gateway.metadata.namespace ?? '', gateway.metadata.name)
 
 function slotsOf(route: RouteObject, ports: Set<number | undefined>): string[] {
   const hostnames = routeHostnames(route).map((h) => h.toLowerCase())
@@ -207,11 +213,12 @@ export function contested(
   const conflictReason = [...CONFLICT_REASONS].find(
     (reason) => writesReason(controller, undefined, reason) && conflictsFor(reason, route.kind)
   )
-  // Contour's hostnames for a TLSRoute follow the same computeHosts, though no match conflicts
-  if (writesReason(controller, undefined, 'RuleMatchConflict') && route.kind === 'TLSRoute')
+  if (
+    writesReason(controller, undefined, 'RuleMatchConflict') &&
+    CONTOUR_KINDS.includes(route.kind)
+  )
     return contourConflict(route, index, prediction, run)
   if (!controller || conflictReason === undefined) return prediction
-  if (conflictReason === 'RuleMatchConflict') return contourConflict(route, index, prediction, run)
   const ref = prediction.parentRef
   const gateway = isGatewayRef(ref) ? run.objects.gateway(ref.namespace, ref.name) : undefined
   const holder = gateway && sameHostnameHolder(route, ref, gateway, run)

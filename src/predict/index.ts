@@ -5,7 +5,7 @@
 import type { ManifestDocument } from '../read/manifests.ts'
 import { delegatorOf } from '../rules/delegation.ts'
 import { FeatureLedger } from './features.ts'
-import { contested } from './contested.ts'
+import { conflictState, contested } from './contested.ts'
 import type { ConflictState } from './contested.ts'
 import type { Settings } from '../inputs/settings.ts'
 import { routeParentRefs } from '../model/route-spec.ts'
@@ -285,7 +285,7 @@ export function predict(input: PredictInput): PredictReport {
     layered.added
   )
   const run: Run = {
-    objects: index(layered.objects, input.source.complete),
+    ...conflictState(index(layered.objects, input.source.complete), layered.created),
     required,
     calibration: new Map(calibration.map((c) => [c.controllerName, c])),
     features,
@@ -293,10 +293,7 @@ export function predict(input: PredictInput): PredictReport {
     unknownReasons: new Set(),
     missingKinds: new Set(),
     notes: new Set(),
-    explain: input.explain,
-    vhosts: new Map(),
-    hostnameHolders: new Map(),
-    created: layered.created
+    explain: input.explain
   }
   const routes = layered.routes
     .map(({ route, file, line }, done) => {

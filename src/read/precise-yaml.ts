@@ -118,6 +118,8 @@ function refuseWhatGoYamlRefuses(
   where: string,
   at: (offset: number) => { line: number; col: number }
 ): void {
+  // what refusedLine refuses needs a tab or a "?" at a line's start: most texts are done here
+  if (!/\t|^\s*\?/m.test(text)) return
   const exempt: [number, number][] = []
   const blocks: [number, number][] = []
   visit(doc, {
@@ -134,17 +136,31 @@ function refuseWhatGoYamlRefuses(
       if (node.flow && node.range) exempt.push([node.range[0], node.range[1]])
     }
   })
-  const inside = (ranges: [number, number][], offset: number): boolean =>
-    ranges.some(([start, end]) => offset > start && offset < end)
+  const [inExempt, inBlock] = [sweep(exempt), sweep(blocks)]
   let offset = 0
   for (const line of text.split('\n')) {
-    const refused = !inside(exempt, offset) && refusedLine(line, inside(blocks, offset))
+    const refused = !inExempt(offset) && refusedLine(line, inBlock(offset))
     if (refused) {
       throw new InputError(
         `${where} (line ${at(offset).line}): invalid YAML: ${refused}, which Kubernetes's YAML reader refuses`
       )
     }
     offset += line.length + 1
+  }
+}
+
+/**
+ * Whether an offset lies strictly inside one of the ranges, asked for offsets that only grow: the
+ * ranges sorted once and walked with a cursor, so a file costs its lines plus its ranges.
+ */
+function sweep(ranges: [number, number][]): (offset: number) => boolean {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
+  let at = 0
+  let reach = -1
+  return (offset) => {
+    // every range that starts before the offset has been seen; the furthest end among them decides
+    while (at < sorted.length && sorted[at]![0] < offset) reach = Math.max(reach, sorted[at++]![1])
+    return offset < reach
   }
 }
 

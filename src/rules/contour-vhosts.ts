@@ -11,6 +11,7 @@
 // that both arrive with the pull request have no creationTimestamp yet: which one Contour keeps is
 // not known before they are created, so both are unsure.
 import { describeRequestMatch } from './conflicts.ts'
+import { refersToGateway } from '../model/owner.ts'
 import { olderRouteFirst } from '../model/route-id.ts'
 import { routeHostnames, routeParentRefs, routeRules } from '../model/route-spec.ts'
 import type { RequestMatch, Rule, ValueMatch } from '../model/route-spec.ts'
@@ -45,6 +46,12 @@ export type VhostOutcome =
  * change; undated: a Route of the source has no creationTimestamp, so which is older is not known.
  */
 export type UnsureWhy = 'undecided' | 'both-new' | 'undated'
+
+/**
+ * The kinds the simulation takes, in Contour's order: TLSRoutes hold no matches, but take their
+ * hostnames by the same computeHosts.
+ */
+export const CONTOUR_KINDS: readonly string[] = ['HTTPRoute', 'TLSRoute', 'GRPCRoute']
 
 /** When a Route was created: at a time the source gives, before the change (undated), or with it. */
 type Age = 'dated' | 'undated' | 'new'
@@ -195,9 +202,7 @@ export class ContourVhosts {
       routes
         .filter((r) => r.kind === kind)
         .sort((a, b) => RANK[this.ageOf(a)] - RANK[this.ageOf(b)] || olderRouteFirst(a, b))
-    // TLSRoutes hold no matches, but take their hostnames by the same computeHosts
-    for (const route of [...byKind('HTTPRoute'), ...byKind('TLSRoute'), ...byKind('GRPCRoute')])
-      this.take(route)
+    for (const kind of CONTOUR_KINDS) for (const route of byKind(kind)) this.take(route)
   }
 
   /** The outcome for the Route's parentRef at `index` of routeParentRefs(route). */
@@ -205,17 +210,9 @@ export class ContourVhosts {
     return this.outcomes.get(route)?.[index] ?? { kind: 'clear' }
   }
 
-  private refersHere(ref: ParentRef): boolean {
-    return (
-      ref.kind === 'Gateway' &&
-      ref.namespace === this.gateway.namespace &&
-      ref.name === this.gateway.name
-    )
-  }
-
   private take(route: RouteObject): void {
     const outcomes = routeParentRefs(route).map((ref): VhostOutcome => {
-      if (!this.refersHere(ref)) return { kind: 'clear' }
+      if (!refersToGateway(ref, this.gateway.namespace, this.gateway.name)) return { kind: 'clear' }
       const attachment = this.attach(route, ref)
       return this.takeParent(route, attachment)
     })
