@@ -13,10 +13,11 @@ import type https from 'node:https'
 import type { Cluster, KubeConfig, User } from '@kubernetes/client-node'
 import { ClusterError } from '../runtime/errors.ts'
 import { checkRegularFile } from '../read/files.ts'
-import { CredentialCommand, ExecPlugin, PluginFailure, type ExecConfig } from './exec-plugin.ts'
+import { CredentialCommand, ExecPlugin, PluginFailure, type ExecCluster } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
 import { COMMAND_PROVIDERS, providerCommand } from './provider-command.ts'
+import { usesTls } from './kubeconfig-usable.ts'
 import { MIN_SECRET_LENGTH, withoutUserinfo } from './secrets.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
@@ -68,7 +69,6 @@ export function authenticationFor(
   mask: (secret: string) => void
 ): Authenticate {
   const { user } = loaded
-  const tls = tlsOptions(loaded.cluster, user)
   const masked = new Set<string>()
   const maskToken = (token: string | undefined): void => {
     if (token !== undefined && token.length >= MIN_SECRET_LENGTH && !masked.has(token)) {
@@ -76,16 +76,18 @@ export function authenticationFor(
       mask(token)
     }
   }
-  const source = credentialSource(user, cluster)
+  // client-go reads the credentials and the server's TLS settings only for an https:// server
+  const secure = usesTls(loaded.server)
+  const tls = secure ? tlsOptions(loaded.cluster, user) : {}
+  const source = secure ? credentialSource(loaded, cluster) : undefined
   const fileToken =
-    user.token === undefined && user.tokenFile
-      ? tokenFile(user.tokenFile, `Invalid kubeconfig: user "${user.name}" token-file`)
+    secure && user.tokenFile
+      ? tokenFile(user.tokenFile, `Invalid kubeconfig: user "${user.name}" tokenFile`, user.token)
       : undefined
   const proxy = loaded.cluster.proxyUrl ? proxyAgent(loaded.cluster, user) : undefined
-  const plainHttp = loaded.cluster.server.startsWith('http:') && !loaded.cluster.skipTLSVerify
   const authenticate = async (opts: Applied, signal?: AbortSignal): Promise<void> => {
     Object.assign(opts, tls)
-    if (user.impersonate !== undefined) opts.headers['Impersonate-User'] = user.impersonate
+    impersonate(opts.headers, user)
     if (source) {
       await source(opts, signal)
       const authorization = opts.headers.Authorization
@@ -93,15 +95,16 @@ export function authenticationFor(
         typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined
       )
     }
-    const fromFile = fileToken?.()
-    maskToken(fromFile)
-    const token = user.token ?? fromFile
-    if (token !== undefined) opts.headers.Authorization = `Bearer ${token}`
-    if (user.username !== undefined) opts.auth = `${user.username}:${user.password ?? ''}`
+    if (secure) {
+      // the token file's token, read again as it rotates, comes before the inline one
+      const fromFile = fileToken?.()
+      maskToken(fromFile)
+      const token = fromFile ?? user.token
+      if (token !== undefined) opts.headers.Authorization = `Bearer ${token}`
+      if (user.username !== undefined || user.password !== undefined)
+        opts.auth = `${user.username ?? ''}:${user.password ?? ''}`
+    }
     if (proxy) await proxy(opts)
-    // client-node's rule: plain HTTP only where the kubeconfig says TLS is not checked anyway
-    else if (plainHttp)
-      throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false')
   }
   return Object.assign(authenticate, {
     stillRunning: source?.stillRunning,
@@ -110,23 +113,43 @@ export function authenticationFor(
 }
 
 /**
- * The token in a token file (the service account's rotates), re-read at most once a minute as
- * client-go does. A failed re-read keeps the token read before; the first read's failure was
- * refused with the kubeconfig (kubeconfig.ts checks the file).
+ * client-go's impersonation headers: the user, its UID, a header per group and per extra value,
+ * the extra's key percent-encoded where a header name cannot hold it.
  */
-function tokenFile(file: string, label: string): () => string | undefined {
+function impersonate(headers: http.OutgoingHttpHeaders, user: KubeUser): void {
+  if (user.impersonate === undefined) return
+  headers['Impersonate-User'] = user.impersonate
+  if (user.impersonateUid !== undefined) headers['Impersonate-Uid'] = user.impersonateUid
+  if (user.impersonateGroups !== undefined) headers['Impersonate-Group'] = user.impersonateGroups
+  for (const [key, values] of Object.entries(user.impersonateExtra ?? {})) {
+    const name = key.replace(/[^A-Za-z0-9!#$&'*+.^_`|~-]/g, (c) =>
+      [...Buffer.from(c)]
+        .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join('')
+    )
+    if (values.length > 0) headers[`Impersonate-Extra-${name}`] = values
+  }
+}
+
+/**
+ * The token in a token file (the service account's rotates), re-read at most once a minute as
+ * client-go does. A failed re-read keeps the token read before, and `inline` (a token beside the
+ * file) stands in while the file cannot be read; without one the first read's failure was refused
+ * with the kubeconfig (kubeconfig.ts checks the file).
+ */
+function tokenFile(file: string, label: string, inline?: string): () => string | undefined {
   let token: string | undefined
   let readAt = -Infinity
   return () => {
-    if (Date.now() - readAt <= TOKEN_FILE_REREAD_MS) return token
+    if (Date.now() - readAt <= TOKEN_FILE_REREAD_MS) return token ?? inline
     try {
       checkRegularFile(file, `${label} ${file}`)
       token = readFileSync(file, 'utf8').trim() || undefined
     } catch (error) {
-      if (token === undefined) throw error
+      if (token === undefined && inline === undefined) throw error
     }
     readAt = Date.now()
-    return token
+    return token ?? inline
   }
 }
 
@@ -159,14 +182,26 @@ function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
   }
 }
 
-function credentialSource(user: KubeUser, cluster: string): Source | undefined {
+/**
+ * The plugin or provider that gives `loaded`'s user its credential, if any. client-go runs an exec
+ * plugin only for a user with no token, username, password or client certificate of its own.
+ */
+function credentialSource(loaded: LoadedKubeConfig, cluster: string): Source | undefined {
+  const { user } = loaded
   const provider = user.authProvider as
-    { name?: unknown; config?: { exec?: ExecConfig } & Record<string, unknown> } | undefined
-  // client-node's ExecAuth also takes an exec entry inside an auth-provider's config
-  const exec = user.exec ?? provider?.config?.exec
+    { name?: unknown; config?: Record<string, unknown> } | undefined
+  const ownCredentials = [
+    user.token,
+    user.tokenFile,
+    user.username,
+    user.password,
+    user.certFile,
+    user.certData
+  ]
+  const exec = ownCredentials.some((value) => value !== undefined) ? undefined : user.exec
   if (exec)
     return commandSource(
-      new ExecPlugin(exec),
+      new ExecPlugin(exec, { cluster: execCluster(loaded) }),
       `the kubeconfig user "${user.name}"'s exec credential plugin "${commandName(exec.command)}"`,
       cluster
     )
@@ -195,6 +230,29 @@ function credentialSource(user: KubeUser, cluster: string): Source | undefined {
     const authorization = applied.headers.Authorization
     if (typeof authorization === 'string') opts.headers.Authorization = authorization
   }
+}
+
+/**
+ * client-go's ExecCredential spec.cluster, for a plugin whose entry sets provideClusterInfo: the
+ * server as written, the CA's bytes (from its file too), the cluster's exec extension.
+ */
+function execCluster({ cluster, user }: LoadedKubeConfig): ExecCluster | undefined {
+  if (user.exec?.provideClusterInfo !== true) return undefined
+  const ca = cluster.caFile
+    ? readFileSync(cluster.caFile)
+    : cluster.caData
+      ? Buffer.from(cluster.caData, 'base64')
+      : undefined
+  const entries: [string, unknown][] = [
+    ['server', cluster.server],
+    ['tls-server-name', cluster.tlsServerName],
+    ['insecure-skip-tls-verify', cluster.skipTLSVerify || undefined],
+    ['certificate-authority-data', ca?.toString('base64')],
+    ['proxy-url', cluster.proxyUrl],
+    ['disable-compression', cluster.disableCompression || undefined],
+    ['config', cluster.execExtension]
+  ]
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== ''))
 }
 
 /** A command run by exec-plugin.ts: without the Action's inputs in its environment, its end known. */

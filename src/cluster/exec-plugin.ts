@@ -13,7 +13,15 @@ export interface ExecConfig {
   args?: unknown
   env?: unknown
   apiVersion?: unknown
+  interactiveMode?: unknown
+  provideClusterInfo?: unknown
 }
+
+/**
+ * The cluster a plugin is told of when its kubeconfig entry sets provideClusterInfo:
+ * client.authentication.k8s.io's Cluster, under its JSON names.
+ */
+export type ExecCluster = Record<string, unknown>
 
 export interface ExecCredentialStatus {
   token?: string
@@ -56,7 +64,8 @@ const RUNNER_SECRETS = new Set([
  */
 export function pluginEnvironment(
   exec: ExecConfig,
-  base: NodeJS.ProcessEnv = process.env
+  base: NodeJS.ProcessEnv = process.env,
+  cluster?: ExecCluster
 ): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(base).filter(([name]) => !name.startsWith('INPUT_') && !RUNNER_SECRETS.has(name))
@@ -67,9 +76,9 @@ export function pluginEnvironment(
   }
   if (typeof exec.apiVersion === 'string' && EXEC_CREDENTIAL_VERSIONS.includes(exec.apiVersion)) {
     env.KUBERNETES_EXEC_INFO = JSON.stringify({
-      apiVersion: exec.apiVersion,
       kind: 'ExecCredential',
-      spec: { interactive: false }
+      apiVersion: exec.apiVersion,
+      spec: { ...(cluster === undefined ? {} : { cluster }), interactive: false }
     })
   }
   return env
@@ -253,17 +262,19 @@ export class CredentialCommand {
   }
 }
 
+export interface ExecPluginOptions {
+  env?: NodeJS.ProcessEnv
+  maxOutputBytes?: number
+  now?: () => number
+  /** told to the plugin (provideClusterInfo) */
+  cluster?: ExecCluster
+}
+
 /** One kubeconfig user's exec plugin. */
 export class ExecPlugin extends CredentialCommand {
-  constructor(
-    exec: ExecConfig,
-    env: NodeJS.ProcessEnv = process.env,
-    maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES,
-    now: () => number = Date.now
-  ) {
-    super(
-      (signal) => runOnce(exec, { env: pluginEnvironment(exec, env), maxOutputBytes, signal }),
-      now
-    )
+  constructor(exec: ExecConfig, options: ExecPluginOptions = {}) {
+    const { maxOutputBytes = MAX_PLUGIN_OUTPUT_BYTES, now = Date.now } = options
+    const env = pluginEnvironment(exec, options.env ?? process.env, options.cluster)
+    super((signal) => runOnce(exec, { env, maxOutputBytes, signal }), now)
   }
 }

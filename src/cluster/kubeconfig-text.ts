@@ -1,23 +1,27 @@
-// One kubeconfig's text as typed values, read once (the line YAML reader, else js-yaml), so a gate need not
-// load client-node (a fifth of its memory) to find its cluster. The fields, their checks and their
-// messages follow client-node's loadFromFile (config_types.ts), which the code used before: the same
-// kubeconfig is read the same way, or refused naming the same field. Credentials are masked before
-// any check can fail, from the parsed values, or from the raw text when it does not parse.
+// One kubeconfig's text as typed values, read once, as kubectl reads it: YAML as Kubernetes reads
+// it (read/manifests.ts: YAML 1.1 scalars, merge keys, the last of duplicate keys), decoded into
+// clientcmd's v1 types (kubeconfig-schema.ts), relative paths resolved against the file's directory
+// (loader.go's ResolveLocalPaths). Credentials are masked before any check can fail, from the parsed
+// values, or from the raw text when it does not parse.
 import path from 'node:path'
 import { InputError } from '../runtime/errors.ts'
-import { parseBlockYaml } from '../read/block-yaml.ts'
+import { parseDocuments } from '../read/manifests.ts'
 import type { ExecConfig } from './exec-plugin.ts'
+import { decodeConfig, Problem, type Decoded } from './kubeconfig-schema.ts'
 import { maskClusterUserinfo, maskRawSecrets, maskUsers } from './secrets.ts'
 
 export interface KubeCluster {
   name: string
-  /** without a trailing slash */
+  /** as written; empty when the kubeconfig gives none */
   server: string
   caData?: string
   caFile?: string
   skipTLSVerify: boolean
   tlsServerName?: string
   proxyUrl?: string
+  disableCompression?: boolean
+  /** the cluster's `client.authentication.k8s.io/exec` extension, given to a plugin that asks */
+  execExtension?: unknown
 }
 
 export interface KubeUser {
@@ -32,13 +36,16 @@ export interface KubeUser {
   keyFile?: string
   exec?: ExecConfig
   authProvider?: Record<string, unknown>
-  /** `as`: sent as Impersonate-User */
+  /** `as`: sent as Impersonate-User, with the three below */
   impersonate?: string
+  impersonateUid?: string
+  impersonateGroups?: string[]
+  impersonateExtra?: Record<string, string[]>
 }
 
 export interface KubeContext {
   name: string
-  cluster: string
+  cluster?: string
   user?: string
   namespace?: string
 }
@@ -64,164 +71,154 @@ type Raw = Record<string, unknown>
 const isMapping = (value: unknown): value is Raw =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** What is wrong with the structure, for readKubeconfigText to prefix with the file. */
-class Problem extends Error {}
-
 export async function readKubeconfigText(source: KubeconfigText): Promise<KubeconfigValues> {
-  let config: unknown
+  let document: unknown
   try {
-    config = await parseConfig(source.text)
+    // kubectl decodes the first document of the file; an empty one is an empty kubeconfig
+    document = (await parseDocuments(source.text, 'the kubeconfig'))[0]?.value
   } catch (error) {
     // the parser did not get to the fields: masked from the raw text, which a message may quote
     maskRawSecrets(source.text, source.mask)
     throw new InputError(`${source.label}: ${parseProblem(error)}`)
   }
+  maskParsed(document, source.mask)
   try {
-    return readValues(config ?? {}, source)
+    return readValues(decodeConfig(document), source)
   } catch (error) {
     if (error instanceof Problem) throw new InputError(`${source.label}: ${error.message}`)
     throw error
   }
 }
 
-/**
- * The one document: the line reader reads what kubectl and kind write; what it declines, js-yaml
- * reads as client-node did, so a kubeconfig it took is taken and one it refused is refused in the
- * same words ("duplicated mapping key (3:1)").
- */
-async function parseConfig(text: string): Promise<unknown> {
-  const documents = parseBlockYaml(text)
-  if (documents?.length === 1) return documents[0]?.value
-  return (await import('js-yaml')).load(text)
+/** The credentials in the parsed document, wherever its shape lets them be found. */
+function maskParsed(document: unknown, mask: (secret: string) => void): void {
+  const inner = (list: string, key: string): Raw[] => {
+    const entries = isMapping(document) ? document[list] : undefined
+    if (!Array.isArray(entries)) return []
+    return entries.flatMap((entry: unknown) =>
+      isMapping(entry) && isMapping(entry[key]) ? [entry[key]] : []
+    )
+  }
+  maskUsers(inner('users', 'user'), mask)
+  maskClusterUserinfo(inner('clusters', 'cluster'), mask)
 }
 
 /**
- * The first line only (js-yaml appends a snippet of the offending input), without what it quotes: an
- * alias or tag it names can be a mistyped credential.
+ * The first line only, without what it quotes: an alias, tag or key it names can be a mistyped
+ * credential.
  */
 function parseProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
-  return (message.split('\n')[0] ?? message).replace(/"[^"]*"|'[^']*'|!<[^>]*>/g, '…')
-}
-
-function readValues(config: unknown, source: KubeconfigText): KubeconfigValues {
-  if (!isMapping(config)) throw new Problem('not a mapping of clusters, users and contexts')
-  const list = (key: string): Raw[] => {
-    const value = config[key]
-    return Array.isArray(value) ? value.map((item: unknown) => (isMapping(item) ? item : {})) : []
-  }
-  const inner = (key: string, entries: Raw[]): Raw[] =>
-    entries.map((entry) => (isMapping(entry[key]) ? entry[key] : {}))
-  maskUsers(inner('user', list('users')), source.mask)
-  maskClusterUserinfo(inner('cluster', list('clusters')), source.mask)
-  const file = (value: string | undefined): string | undefined =>
-    value === undefined || source.dir === undefined || path.isAbsolute(value)
-      ? value
-      : path.join(source.dir, value)
-  return {
-    clusters: list('clusters').map((entry, i) => readCluster(entry, `clusters[${i}]`, file)),
-    users: list('users').map((entry, i) => readUser(entry, `users[${i}]`, file)),
-    contexts: list('contexts').map((entry, i) => readContext(entry, `contexts[${i}]`)),
-    currentContext: field(config, 'current-context', 'current-context')
-  }
-}
-
-/** A scalar field as a string (a number or boolean as written), undefined when absent or empty. */
-function field(entry: Raw, key: string, where: string): string | undefined {
-  const value = entry[key]
-  if (value === undefined || value === null || value === '') return undefined
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  throw new Problem(`${where} is not a string`)
-}
-
-function present(entry: Raw, key: string, where: string): string {
-  const value = field(entry, key, `${where}.${key}`)
-  if (value === undefined) throw new Problem(`${where}.${key} is missing`)
-  return value
-}
-
-/** The entry's name and its mapping under `key` ("cluster", "context"), both required. */
-function named(entry: Raw, key: string, where: string): [string, Raw] {
-  const name = present(entry, 'name', where)
-  const value = entry[key]
-  if (!isMapping(value)) throw new Problem(`${where}.${key} is missing`)
-  return [name, value]
+  return (message.split('\n')[0] ?? message)
+    .replace(/^the kubeconfig document \d+ \((line \d+, column \d+)\)/, '$1')
+    .replace(/"[^"]*"|'[^']*'|!<[^>]*>/g, '…')
 }
 
 type Resolve = (file: string | undefined) => string | undefined
 
-function readCluster(entry: Raw, where: string, file: Resolve): KubeCluster {
-  const [name, cluster] = named(entry, 'cluster', where)
-  const at = `${where}.cluster`
-  const read = (key: string): string | undefined => field(cluster, key, `${at}.${key}`)
+/** A string field: kubectl tests `len(field) == 0`, so an empty string is no value. */
+const text = (entry: Decoded | undefined, key: string): string | undefined => {
+  const value = entry?.[key]
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function readValues(config: Decoded, source: KubeconfigText): KubeconfigValues {
+  const list = (key: string): Decoded[] => (config[key] as Decoded[] | undefined) ?? []
+  // a relative path is the kubeconfig file's (an input has no file: kubectl reads it as the working
+  // directory's)
+  const file: Resolve = (value) =>
+    value === undefined || source.dir === undefined || path.isAbsolute(value)
+      ? value
+      : path.join(source.dir, value)
+  const values = {
+    clusters: list('clusters').map((entry) => readCluster(entry, file)),
+    users: list('users').map((entry) => readUser(entry, file, source.dir !== undefined)),
+    contexts: list('contexts').map(readContext),
+    currentContext: text(config, 'current-context')
+  }
+  for (const [key, entries] of Object.entries(values)) {
+    if (Array.isArray(entries)) refuseDuplicates(key, entries)
+  }
+  return values
+}
+
+/** clientcmd's conversion to its maps refuses a name given twice in one file. */
+function refuseDuplicates(key: string, entries: { name: string }[]): void {
+  const seen = new Set<string>()
+  for (const { name } of entries) {
+    if (seen.has(name)) {
+      throw new Problem(`${key} has two entries named "${name}", which kubectl refuses too`)
+    }
+    seen.add(name)
+  }
+}
+
+function readCluster(entry: Decoded, file: Resolve): KubeCluster {
+  const cluster = entry.cluster as Decoded | undefined
+  const extensions = (cluster?.extensions as Decoded[] | undefined) ?? []
   return {
-    name,
-    server: present(cluster, 'server', at).replace(/\/$/, ''),
-    caData: read('certificate-authority-data'),
-    caFile: file(read('certificate-authority')),
-    // as client-node: only a YAML true skips verification, not "true" or yes
-    skipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
-    tlsServerName: read('tls-server-name'),
-    proxyUrl: read('proxy-url')
+    name: text(entry, 'name') ?? '',
+    server: text(cluster, 'server') ?? '',
+    caData: text(cluster, 'certificate-authority-data'),
+    caFile: file(text(cluster, 'certificate-authority')),
+    skipTLSVerify: cluster?.['insecure-skip-tls-verify'] === true,
+    tlsServerName: text(cluster, 'tls-server-name'),
+    proxyUrl: text(cluster, 'proxy-url'),
+    disableCompression: cluster?.['disable-compression'] === true,
+    execExtension: extensions.find((e) => e.name === 'client.authentication.k8s.io/exec')?.extension
   }
 }
 
 /**
- * kubectl's rule for an exec plugin's command: one with a path separator (./plugin.sh, bin/plugin)
- * is relative to the kubeconfig file's directory, never the working directory, where anyone who
- * can write a file could plant one; a bare name is looked up in PATH.
+ * kubectl's rule for an exec plugin's command: one with a slash (./plugin.sh, bin/plugin) is
+ * relative to the kubeconfig file's directory; a bare name is looked up in PATH. A kubeconfig given
+ * as the Action's input has no directory, and kubectl would run such a command from the working
+ * directory, the checked-out pull request, where anyone who can open one can plant it: refused.
  */
-function execCommandIn(exec: Raw | undefined, file: Resolve): Raw | undefined {
-  const command = exec?.command
-  if (typeof command !== 'string' || !/[\\/]/.test(command)) return exec
+function execCommandIn(
+  exec: Decoded | undefined,
+  file: Resolve,
+  fromFile: boolean
+): Decoded | undefined {
+  const command = text(exec, 'command')
+  if (command === undefined || !command.includes('/') || path.isAbsolute(command)) return exec
+  if (!fromFile) {
+    throw new Problem(
+      `the exec plugin command "${command}" is a relative path, which the kubeconfig input (no file) would resolve against the working directory, the checked-out code: give an absolute path, or a bare name found in PATH`
+    )
+  }
   return { ...exec, command: file(command) }
 }
 
-/** client-node also runs an exec entry inside an auth-provider's config: the same rule holds. */
-function providerExecIn(provider: Raw | undefined, file: Resolve): Raw | undefined {
-  const config = provider?.config
-  if (!isMapping(config) || !isMapping(config.exec)) return provider
-  return { ...provider, config: { ...config, exec: execCommandIn(config.exec, file) } }
-}
-
-function readUser(entry: Raw, where: string, file: Resolve): KubeUser {
-  const name = present(entry, 'name', where)
-  // client-node reads a user without its `user` mapping as one without credentials
-  const user = isMapping(entry.user) ? entry.user : {}
-  const at = `${where}.user`
-  const read = (key: string): string | undefined => field(user, key, `${at}.${key}`)
-  const object = (key: string): Raw | undefined => {
-    const value = user[key]
-    if (value === undefined || value === null) return undefined
-    if (!isMapping(value)) throw new Problem(`${at}.${key} is not a mapping`)
-    return value
-  }
+function readUser(entry: Decoded, file: Resolve, fromFile: boolean): KubeUser {
+  const user = entry.user as Decoded | undefined
+  const groups = user?.['as-groups'] as string[] | undefined
   return {
-    name,
-    token: read('token'),
-    // client-go's key is tokenFile, client-node's token-file
-    tokenFile: file(read('tokenFile') ?? read('token-file')),
-    username: read('username'),
-    password: read('password'),
-    certData: read('client-certificate-data'),
-    certFile: file(read('client-certificate')),
-    keyData: read('client-key-data'),
-    keyFile: file(read('client-key')),
-    exec: execCommandIn(object('exec'), file),
-    authProvider: providerExecIn(object('auth-provider'), file),
-    impersonate: read('as')
+    name: text(entry, 'name') ?? '',
+    token: text(user, 'token'),
+    tokenFile: file(text(user, 'tokenFile')),
+    username: text(user, 'username'),
+    password: text(user, 'password'),
+    certData: text(user, 'client-certificate-data'),
+    certFile: file(text(user, 'client-certificate')),
+    keyData: text(user, 'client-key-data'),
+    keyFile: file(text(user, 'client-key')),
+    exec: execCommandIn(user?.exec as Decoded | undefined, file, fromFile),
+    authProvider: user?.['auth-provider'] as Decoded | undefined,
+    impersonate: text(user, 'as'),
+    impersonateUid: text(user, 'as-uid'),
+    impersonateGroups: groups?.length ? groups : undefined,
+    impersonateExtra: user?.['as-user-extra'] as Record<string, string[]> | undefined
   }
 }
 
-function readContext(entry: Raw, where: string): KubeContext {
-  const [name, context] = named(entry, 'context', where)
-  const at = `${where}.context`
+function readContext(entry: Decoded): KubeContext {
+  const context = entry.context as Decoded | undefined
   return {
-    name,
-    cluster: present(context, 'cluster', at),
-    user: field(context, 'user', `${at}.user`),
-    namespace: field(context, 'namespace', `${at}.namespace`)
+    name: text(entry, 'name') ?? '',
+    cluster: text(context, 'cluster'),
+    user: text(context, 'user'),
+    namespace: text(context, 'namespace')
   }
 }
 

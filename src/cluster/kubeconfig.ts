@@ -1,7 +1,7 @@
 // Where the cluster comes from: the kubeconfig input, else KUBECONFIG, else ~/.kube/config, else the
 // in-cluster service account. Never client-node's silent http://localhost:8080 fallback. Every
 // credential is handed to `mask` before anything could print it (kubeconfig-text.ts).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { ClusterError, InputError } from '../runtime/errors.ts'
@@ -14,6 +14,7 @@ import {
   type KubeContext,
   type KubeUser
 } from './kubeconfig-text.ts'
+import { unusable } from './kubeconfig-usable.ts'
 import { withoutUserinfo } from './secrets.ts'
 
 export interface KubeConfigSource {
@@ -24,6 +25,8 @@ export interface KubeConfigSource {
   mask: (secret: string) => void
   /** where the in-cluster service account is mounted; tests point it elsewhere */
   serviceAccountDir?: string
+  /** a warning for the log (a KUBECONFIG file skipped) */
+  warn?: (message: string) => void
 }
 
 export interface LoadedKubeConfig {
@@ -45,15 +48,14 @@ async function loadFile(file: string, mask: (secret: string) => void): Promise<K
 }
 
 /**
- * What client-node's loadFromCluster made of a pod's service account: the API server from
+ * What client-go's InClusterConfig makes of a pod's service account: https:// to
  * KUBERNETES_SERVICE_HOST and _PORT, the mounted CA and token (re-read as it rotates), the namespace.
  */
 function inCluster(env: NodeJS.ProcessEnv, dir: string): KubeconfigValues {
   const host = env.KUBERNETES_SERVICE_HOST ?? ''
   const port = env.KUBERNETES_SERVICE_PORT ?? ''
-  const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https'
   // an IPv6 address, the one kind of host with a colon, in brackets as a URL takes it
-  const server = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`
   const namespaceFile = join(dir, 'namespace')
   const namespace = existsSync(namespaceFile)
     ? readFileSync(namespaceFile, 'utf8').trim() || undefined
@@ -68,23 +70,51 @@ function inCluster(env: NodeJS.ProcessEnv, dir: string): KubeconfigValues {
   }
 }
 
+/**
+ * The files KUBECONFIG names that exist, as kubectl's loader takes them: a missing one is skipped
+ * (with a warning here), one that cannot be read fails the run. When it names only missing files
+ * kubectl reads no kubeconfig at all, not ~/.kube/config.
+ */
+function kubeconfigFiles(value: string, warn: (message: string) => void): string[] {
+  const named = value.split(delimiter).filter((file) => file !== '')
+  const missing = named.filter((file) => {
+    try {
+      statSync(file)
+      return false
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT'
+    }
+  })
+  if (missing.length > 0 && missing.length < named.length) {
+    warn(
+      `KUBECONFIG names files that do not exist, skipped as kubectl skips them: ${missing.join(', ')}`
+    )
+  }
+  return named.filter((file) => !missing.includes(file))
+}
+
 async function loadSource(source: KubeConfigSource): Promise<KubeconfigValues> {
-  const { mask } = source
+  const { mask, env } = source
   if (source.kubeconfig !== undefined && source.kubeconfig.trim() !== '') {
     return readKubeconfigText({ text: source.kubeconfig, label: 'Invalid kubeconfig', mask })
   }
-  const files = (source.env.KUBECONFIG ?? '').split(delimiter).filter((file) => existsSync(file))
-  if (files.length > 0) {
+  const serviceAccount = source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR
+  const inClusterPossible = env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccount, 'token'))
+  if (env.KUBECONFIG) {
+    const files = kubeconfigFiles(env.KUBECONFIG, source.warn ?? (() => {}))
+    if (files.length === 0 && inClusterPossible) return inCluster(env, serviceAccount)
+    if (files.length === 0) {
+      throw new InputError(
+        `KUBECONFIG names no file that exists (${env.KUBECONFIG}): kubectl would read no kubeconfig, not ~/.kube/config, and try http://localhost:8080; fix or unset KUBECONFIG`
+      )
+    }
     const configs: KubeconfigValues[] = []
     for (const file of files) configs.push(await loadFile(file, mask))
     return mergeFirstWins(configs)
   }
-  const home = join(source.env.HOME ?? homedir(), '.kube', 'config')
+  const home = join(env.HOME ?? homedir(), '.kube', 'config')
   if (existsSync(home)) return loadFile(home, mask)
-  const serviceAccount = source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR
-  if (source.env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccount, 'token'))) {
-    return inCluster(source.env, serviceAccount)
-  }
+  if (inClusterPossible) return inCluster(env, serviceAccount)
   throw new ClusterError(
     'No cluster configured: set the kubeconfig input, KUBECONFIG, or run in a cluster'
   )
@@ -99,12 +129,26 @@ function checkCredentialFiles(cluster: KubeCluster, user: KubeUser, contextName:
     [cluster.caFile, `cluster "${cluster.name}" certificate-authority`],
     [user.certFile, `user "${user.name}" client-certificate`],
     [user.keyFile, `user "${user.name}" client-key`],
-    [user.token === undefined ? user.tokenFile : undefined, `user "${user.name}" token-file`]
+    // with a token beside it, kubectl falls back to the token when the file cannot be read
+    [user.token === undefined ? user.tokenFile : undefined, `user "${user.name}" tokenFile`]
   ]
   for (const [file, field] of files) {
     if (file)
       checkRegularFile(file, `Invalid kubeconfig (context "${contextName}"): ${field} ${file}`)
   }
+}
+
+/**
+ * The URL requests go to. client-go takes a server without a scheme ("10.0.0.1:6443") as plain
+ * HTTP, and a scheme it cannot speak fails every request: refused before any.
+ */
+function requestServer(cluster: KubeCluster): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(cluster.server)?.[1]?.toLowerCase()
+  if (scheme === undefined) return `http://${cluster.server}`
+  if (scheme === 'http' || scheme === 'https') return cluster.server
+  throw new InputError(
+    `Invalid kubeconfig: cluster "${cluster.name}" server is no http:// or https:// URL`
+  )
 }
 
 export async function loadKubeConfig(source: KubeConfigSource): Promise<LoadedKubeConfig> {
@@ -120,24 +164,24 @@ export async function loadKubeConfig(source: KubeConfigSource): Promise<LoadedKu
   const context = find(source.context || config.currentContext)
   if (!context) {
     throw new InputError(
-      `The kubeconfig has no current context; set the context input (contexts: ${known})`
+      config.currentContext === undefined
+        ? `The kubeconfig has no current context; set the context input (contexts: ${known})`
+        : `The kubeconfig's current-context "${config.currentContext}" is none of its contexts (${known}); set the context input`
     )
   }
   const cluster = config.clusters.find((entry) => entry.name === context.cluster)
-  if (!cluster) {
-    throw new InputError(
-      `Context "${context.name}" names cluster "${context.cluster}", which the kubeconfig does not define`
-    )
+  const found = config.users.find((entry) => entry.name === context.user)
+  const problem = unusable(context, cluster, found)
+  if (problem !== undefined || cluster === undefined) {
+    throw new InputError(`Invalid kubeconfig: ${problem ?? 'no cluster'}`)
   }
-  // client-node's getCurrentUser: a user the context names but the kubeconfig lacks has no credentials
-  const user = config.users.find((entry) => entry.name === context.user) ?? {
-    name: context.user ?? ''
-  }
+  // over plain HTTP kubectl sends no credentials at all
+  const user = found ?? { name: context.user ?? '' }
   checkCredentialFiles(cluster, user, context.name)
   return {
     cluster,
     user,
-    server: withoutUserinfo(cluster.server),
+    server: withoutUserinfo(requestServer(cluster)),
     contextName: context.name,
     defaultNamespace: context.namespace || 'default'
   }

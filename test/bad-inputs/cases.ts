@@ -23,7 +23,8 @@ export function caseKubeconfig(
   wrongCa?: { server: string; caData: string }
 ): string {
   // the fault sits mid-text: the Action trims its inputs, the CLI does not
-  if (variant === 'malformed') return 'apiVersion: v1\nkind: Config\nkind: Config\nclusters: []\n'
+  // a tab where go-yaml v2 (kubectl's YAML) expects an indent
+  if (variant === 'malformed') return 'apiVersion: v1\nkind: Config\nclusters:\n\t- name: c\n'
   const cluster =
     variant === 'wrong-ca' && wrongCa
       ? `    server: ${wrongCa.server}\n    certificate-authority-data: ${wrongCa.caData}`
@@ -312,8 +313,10 @@ export const BAD_INPUTS: BadInputCase[] = [
     kubeconfig: 'malformed',
     cluster: false,
     code: 2,
-    message: 'Invalid kubeconfig: duplicated mapping key (3:1)',
-    cliMessage: 'Invalid kubeconfig {kubeconfigFile}: duplicated mapping key (3:1)'
+    message:
+      'Invalid kubeconfig: line 4, column 1: invalid YAML: Tabs are not allowed as indentation',
+    cliMessage:
+      'Invalid kubeconfig {kubeconfigFile}: line 4, column 1: invalid YAML: Tabs are not allowed as indentation'
   },
   {
     name: 'context missing from the kubeconfig',

@@ -1,16 +1,20 @@
-// A loopback imitation of the Kubernetes API server for contract tests of src/cluster: plain HTTP on
-// 127.0.0.1 (the kubeconfig sets insecure-skip-tls-verify, which plain http:// requires, as in client-node),
+// A loopback imitation of the Kubernetes API server for contract tests of src/cluster: HTTPS on
+// 127.0.0.1 (kubectl sends credentials only over TLS; the kubeconfig sets insecure-skip-tls-verify),
 // discovery served from a table of kinds, every request recorded, and handlers registered per test.
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { authenticationFor, type Authenticate } from '../../src/cluster/credentials.ts'
 import { loadKubeConfig } from '../../src/cluster/kubeconfig.ts'
+import { testPki } from './recording-server.ts'
 
 export interface RecordedRequest {
   method: string
   path: string
   query: URLSearchParams
   headers: http.IncomingHttpHeaders
+  /** as sent: a header given more than once appears once per value */
+  rawHeaders: string[]
   body: string
 }
 
@@ -108,18 +112,18 @@ export class FakeApiServer {
   private readonly sockets = new Set<Socket>()
 
   private constructor(
-    private readonly server: http.Server,
+    private readonly server: https.Server,
     readonly url: string
   ) {}
 
   static async start(): Promise<FakeApiServer> {
-    const server = http.createServer()
+    const server = https.createServer(testPki().server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
-    const fake = new FakeApiServer(server, `http://127.0.0.1:${port}`)
+    const fake = new FakeApiServer(server, `https://127.0.0.1:${port}`)
     server.on('connection', (socket) => {
-      fake.sockets.add(socket)
-      socket.on('close', () => fake.sockets.delete(socket))
+      fake.sockets.add(socket as Socket)
+      socket.on('close', () => fake.sockets.delete(socket as Socket))
     })
     server.on('request', (request, response) => void fake.dispatch(request, response))
     fake.serveCoreDiscovery()
@@ -199,6 +203,7 @@ export class FakeApiServer {
       path: url.pathname,
       query: url.searchParams,
       headers: incoming.headers,
+      rawHeaders: incoming.rawHeaders,
       body: Buffer.concat(chunks).toString('utf8')
     }
     this.requests.push(request)

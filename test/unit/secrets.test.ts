@@ -73,14 +73,20 @@ async function filesWithSecrets(dir: string, since: number, depth = 2): Promise<
 }
 
 describe('kubeconfig secrets', () => {
-  it('masks every credential before connecting', async () => {
+  it('masks every credential before any check (kubectl refuses this user) or connection', async () => {
     const masked: string[] = []
-    const client = await connect({
+    const error = await connect({
       kubeconfig: EVERY_CREDENTIAL,
       env: {},
       mask: (secret) => masked.push(secret)
-    })
-    client.close()
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
+    expect(error?.message).toMatch(
+      /^Invalid kubeconfig: user "ci" gives both a token and a username\/password/
+    )
+    for (const secret of SECRETS) expect(error?.message).not.toContain(secret)
     for (const secret of [
       TOKEN,
       PASSWORD,
@@ -110,7 +116,10 @@ describe('kubeconfig secrets', () => {
     const result = await runAction({
       routes: 'httproute/default/web',
       timeout: '2s',
-      kubeconfig: kubeconfig(`    token: ${TOKEN}\n    password: ${PASSWORD}`)
+      // the token in a second user: kubectl allows one authentication method a user
+      kubeconfig: kubeconfig(
+        `    username: ci\n    password: ${PASSWORD}\n- name: other\n  user:\n    token: ${TOKEN}`
+      )
     })
     expect(result.code).toBe(3)
     const log = result.stdout
@@ -158,6 +167,7 @@ describe('kubeconfig secrets', () => {
           '    exec:',
           '      apiVersion: client.authentication.k8s.io/v1',
           '      command: /bin/sh',
+          '      interactiveMode: Never',
           `      args: ["-c", "echo ${stderrSecret} >&2; exit 7", "sh", "${argSecret}"]`
         ].join('\n'),
         `https://admin:${PASSWORD}@127.0.0.1:2`

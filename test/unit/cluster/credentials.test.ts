@@ -221,7 +221,7 @@ describe('userinfo in server and proxy-url', () => {
       '    proxy-url: http://proxyuser:proxy-pass-27ab@127.0.0.1:3',
       'users:',
       '- name: u',
-      '  user: {}',
+      '  user: {username: admin}',
       'contexts:',
       '- name: c',
       '  context: {cluster: c, user: u}',
@@ -255,7 +255,7 @@ describe('userinfo whose password holds an @', () => {
       'apiVersion: v1',
       'kind: Config',
       `clusters: [{name: c, cluster: {server: "${server}"}}]`,
-      'users: [{name: u, user: {}}]',
+      'users: [{name: u, user: {username: admin}}]',
       'contexts: [{name: c, context: {cluster: c, user: u}}]',
       'current-context: c',
       ''
@@ -306,14 +306,19 @@ describe('which kubeconfig values are masked', () => {
       ''
     ].join('\n')
 
-  it('a YAML boolean or number as password is no secret, and no crash', async () => {
+  it('a YAML boolean or number as password is no secret, and refused as kubectl refuses it', async () => {
     const masked: string[] = []
-    const client = await connect({
+    const error = await connect({
       kubeconfig: kubeconfigWith('    username: admin\n    password: true\n    token: 12345678'),
       env,
       mask: (s) => masked.push(s)
-    })
-    client.close()
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error
+    )
+    expect(error?.message).toBe(
+      'Invalid kubeconfig: users[0].user.password is a boolean, not a string, which kubectl refuses too'
+    )
     expect(masked).toEqual([])
   })
 

@@ -95,11 +95,25 @@ describe('pluginEnvironment', () => {
     expect(env).toEqual({
       PATH: '/bin',
       AWS_PROFILE: 'prod',
+      // client-go's encoding: kind first
       KUBERNETES_EXEC_INFO: JSON.stringify({
-        apiVersion: V1,
         kind: 'ExecCredential',
+        apiVersion: V1,
         spec: { interactive: false }
       })
+    })
+  })
+
+  it('tells the cluster to a plugin that asks (provideClusterInfo)', () => {
+    const env = pluginEnvironment(
+      { apiVersion: V1 },
+      {},
+      { server: 'https://h:6443', config: { a: 1 } }
+    )
+    expect(JSON.parse(env.KUBERNETES_EXEC_INFO ?? '')).toEqual({
+      kind: 'ExecCredential',
+      apiVersion: V1,
+      spec: { cluster: { server: 'https://h:6443', config: { a: 1 } }, interactive: false }
     })
   })
 
@@ -124,7 +138,7 @@ describe('ExecPlugin', () => {
       `echo '${credential({ token: 'tok-123456', expirationTimestamp: expires })}'`
     )
     let now = Date.parse(expires) - 1000
-    const plugin = new ExecPlugin(exec, process.env, undefined, () => now)
+    const plugin = new ExecPlugin(exec, { now: () => now })
     await plugin.credential()
     await plugin.credential()
     expect(runs()).toBe(1)
@@ -135,9 +149,9 @@ describe('ExecPlugin', () => {
 
   it('gets the environment it is given, without INPUT_ variables', async () => {
     const { exec } = shell(
-      `env | grep -q '^INPUT_' && exit 9; [ "$KUBERNETES_EXEC_INFO" = '{"apiVersion":"${V1}","kind":"ExecCredential","spec":{"interactive":false}}' ] || exit 8; echo '${credential({ token: 'tok-123456' })}'`
+      `env | grep -q '^INPUT_' && exit 9; [ "$KUBERNETES_EXEC_INFO" = '{"kind":"ExecCredential","apiVersion":"${V1}","spec":{"interactive":false}}' ] || exit 8; echo '${credential({ token: 'tok-123456' })}'`
     )
-    const plugin = new ExecPlugin(exec, { ...process.env, INPUT_TOKEN: 'ghs_input_token' })
+    const plugin = new ExecPlugin(exec, { env: { ...process.env, INPUT_TOKEN: 'ghs_input_token' } })
     expect((await plugin.credential()).token).toBe('tok-123456')
   })
 
@@ -161,7 +175,7 @@ describe('ExecPlugin', () => {
   it('output that is no ExecCredential, or never ends: said so, not quoted', async () => {
     const bad = await failure(new ExecPlugin(shell("echo 'tok-123456 is no JSON'").exec))
     expect(bad.message).toBe('exited 0 but printed no valid ExecCredential JSON')
-    const endless = await failure(new ExecPlugin(shell('yes').exec, process.env, 4096))
+    const endless = await failure(new ExecPlugin(shell('yes').exec, { maxOutputBytes: 4096 }))
     expect(endless.message).toBe('printed more than 4096 bytes, which no ExecCredential is')
   })
 
@@ -183,7 +197,7 @@ describe('ExecPlugin', () => {
       ACTIONS_CACHE_URL: 'https://cache.invalid/',
       ACTIONS_RESULTS_URL: 'https://results.invalid/'
     }
-    const plugin = new ExecPlugin(exec, { ...process.env, ...runner, AWS_PROFILE: 'ci' })
+    const plugin = new ExecPlugin(exec, { env: { ...process.env, ...runner, AWS_PROFILE: 'ci' } })
     expect((await plugin.credential()).token).toBe('tok-123456')
     const names = readFileSync(dump, 'utf8')
       .split('\n')
@@ -220,11 +234,7 @@ async function expectGone(pid: number): Promise<void> {
 
 describe('the CLI with an exec plugin', () => {
   /** A kubeconfig in its own directory whose user runs `./plugin.sh` there. */
-  function pluginDir(
-    script: string,
-    server: string,
-    nested = false
-  ): { dir: string; file: string } {
+  function pluginDir(script: string, server: string): { dir: string; file: string } {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-kubeconfig-dir-'))
     writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 })
     const file = join(dir, 'config')
@@ -237,9 +247,7 @@ describe('the CLI with an exec plugin', () => {
         'users:',
         '- name: ci',
         '  user:',
-        nested
-          ? `    auth-provider: {name: custom, config: {exec: {apiVersion: "${V1}", command: ./plugin.sh}}}`
-          : `    exec: {apiVersion: "${V1}", command: ./plugin.sh}`,
+        `    exec: {apiVersion: "${V1}", command: ./plugin.sh, interactiveMode: Never}`,
         'contexts: [{name: c, context: {cluster: c, user: ci}}]',
         'current-context: c',
         ''
@@ -248,40 +256,30 @@ describe('the CLI with an exec plugin', () => {
     return { dir, file }
   }
 
-  it.each([
-    ['an exec plugin', false],
-    ["an exec entry in an auth-provider's config", true]
-  ])(
-    "runs %s's relative command from the kubeconfig's directory, never the working directory",
-    async (_, nested) => {
-      const fake = await FakeApiServer.start()
-      const { file } = pluginDir(
-        `echo '${credential({ token: 'token-of-dir-a' })}'`,
-        fake.url,
-        nested
-      )
-      // the planted twin in the working directory, which kubectl would never run
-      const cwd = mkdtempSync(join(tmpdir(), 'route-gate-cwd-'))
-      writeFileSync(
-        join(cwd, 'plugin.sh'),
-        `#!/bin/sh\necho '${credential({ token: 'token-of-cwd' })}'\n`,
-        { mode: 0o755 }
-      )
-      const result = await runCli(
-        ['check', '--routes', 'httproute/default/web', '--timeout', '3s', '--kubeconfig', file],
-        { cwd }
-      )
-      await fake.close()
-      const sent = fake.requests.map((request) => request.headers.authorization)
-      expect(sent.length, result.stderr).toBeGreaterThan(0)
-      expect(new Set(sent)).toEqual(new Set(['Bearer token-of-dir-a']))
-    }
-  )
+  it("runs an exec plugin's relative command from the kubeconfig's directory, never the working directory", async () => {
+    const fake = await FakeApiServer.start()
+    const { file } = pluginDir(`echo '${credential({ token: 'token-of-dir-a' })}'`, fake.url)
+    // the planted twin in the working directory, which kubectl would never run
+    const cwd = mkdtempSync(join(tmpdir(), 'route-gate-cwd-'))
+    writeFileSync(
+      join(cwd, 'plugin.sh'),
+      `#!/bin/sh\necho '${credential({ token: 'token-of-cwd' })}'\n`,
+      { mode: 0o755 }
+    )
+    const result = await runCli(
+      ['check', '--routes', 'httproute/default/web', '--timeout', '3s', '--kubeconfig', file],
+      { cwd }
+    )
+    await fake.close()
+    const sent = fake.requests.map((request) => request.headers.authorization)
+    expect(sent.length, result.stderr).toBeGreaterThan(0)
+    expect(new Set(sent)).toEqual(new Set(['Bearer token-of-dir-a']))
+  })
 
   it('kills a plugin still running at the deadline: one line naming it, exit 3', async () => {
     const { dir, file } = pluginDir(
       'echo $$ > "$(dirname "$0")/pid"; exec sleep 1000',
-      'http://127.0.0.1:9'
+      'https://127.0.0.1:9'
     )
     const result = await runCli([
       'check',
@@ -295,7 +293,7 @@ describe('the CLI with an exec plugin', () => {
     expect(result.code).toBe(3)
     expect(result.elapsedMs).toBeLessThan(6_000)
     expect(result.stderr.trim()).toBe(
-      'route-gate: http://127.0.0.1:9 (context c): the kubeconfig user "ci"\'s exec credential plugin "plugin.sh" did not finish within 2s; killed (still failing at the deadline)'
+      'route-gate: https://127.0.0.1:9 (context c): the kubeconfig user "ci"\'s exec credential plugin "plugin.sh" did not finish within 2s; killed (still failing at the deadline)'
     )
     expect(existsSync(join(dir, 'pid'))).toBe(true)
     await expectGone(Number(readFileSync(join(dir, 'pid'), 'utf8')))

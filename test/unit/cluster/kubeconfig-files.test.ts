@@ -74,7 +74,7 @@ describe('files a kubeconfig brings', () => {
       ],
       [
         ['insecure-skip-tls-verify: true'],
-        [`client-key: ${join(dir, 'gone.key')}`],
+        ['client-certificate-data: Y2VydA==', `client-key: ${join(dir, 'gone.key')}`],
         `user "deployer" client-key ${join(dir, 'gone.key')}: no such file`
       ]
     ]

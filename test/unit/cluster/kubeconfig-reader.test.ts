@@ -1,12 +1,14 @@
-// route-gate reads the kubeconfig itself (kubeconfig-text.ts, kubeconfig.ts), as client-node's
-// loadFromFile did: its fields, relative paths against the file's directory, kubectl's first-wins
-// merge of KUBECONFIG files, the in-cluster service account, the same refusals naming the field, and
-// every credential masked before anything could print it.
+// route-gate reads the kubeconfig itself (kubeconfig-text.ts, kubeconfig.ts) as kubectl does: its
+// fields in clientcmd's types, relative paths against the file's directory, kubectl's first-wins
+// merge of KUBECONFIG files, the in-cluster service account, kubectl's refusals naming the field, and
+// every credential masked before anything could print it. (Held against kubectl itself:
+// test/integration/kubeconfig-kubectl.test.ts.)
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadKubeConfig, type KubeConfigSource } from '../../../src/cluster/kubeconfig.ts'
+import { readKubeconfigText } from '../../../src/cluster/kubeconfig-text.ts'
 import { ClusterError, InputError } from '../../../src/runtime/errors.ts'
 
 const home = mkdtempSync(join(tmpdir(), 'route-gate-home-'))
@@ -70,25 +72,25 @@ current-context: ci
 
 describe('the kubeconfig reader', () => {
   it('reads every field, with relative paths against the directory of the file', async () => {
-    const dir = folder({ config: EVERY_FIELD, 'pki/ca.crt': 'CA', 'pki/client.crt': 'CERT' })
-    const error = await refusal({ env: { HOME: home, KUBECONFIG: join(dir, 'config') } })
-    // every file the context names is checked: the absolute key file is not there
-    expect(error.message).toBe(
-      'Invalid kubeconfig (context "ci"): user "deployer" client-key /abs/client.key: no such file'
-    )
-    writeFileSync(join(dir, 'config'), EVERY_FIELD.replace('/abs/client.key', 'client.key'))
-    writeFileSync(join(dir, 'client.key'), 'KEY')
-    const loaded = await load({ env: { HOME: home, KUBECONFIG: join(dir, 'config') } })
-    expect(loaded.cluster).toEqual({
+    const dir = folder({})
+    const read = await readKubeconfigText({
+      text: EVERY_FIELD,
+      label: 'Invalid kubeconfig',
+      dir,
+      mask: () => {}
+    })
+    expect(read.clusters[0]).toEqual({
       name: 'prod',
-      server: 'https://api.example:6443',
+      server: 'https://api.example:6443/',
       caData: undefined,
       caFile: join(dir, 'pki/ca.crt'),
       skipTLSVerify: true,
       tlsServerName: 'api.internal',
-      proxyUrl: 'http://proxy.example:3128'
+      proxyUrl: 'http://proxy.example:3128',
+      disableCompression: false,
+      execExtension: undefined
     })
-    expect(loaded.user).toEqual({
+    expect(read.users[0]).toEqual({
       name: 'deployer',
       token: 'static-token-1234',
       tokenFile: join(dir, 'token'),
@@ -97,38 +99,65 @@ describe('the kubeconfig reader', () => {
       certData: 'Y2VydA==',
       certFile: join(dir, 'pki/client.crt'),
       keyData: 'a2V5LWRhdGEtdmFsdWU=',
-      keyFile: join(dir, 'client.key'),
+      keyFile: '/abs/client.key',
       exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token' },
       authProvider: { name: 'oidc', config: { 'client-secret': 'oidc-secret-55' } },
-      impersonate: 'impersonated'
+      impersonate: 'impersonated',
+      impersonateUid: undefined,
+      impersonateGroups: undefined,
+      impersonateExtra: undefined
     })
-    expect(loaded).toMatchObject({
-      server: 'https://api.example:6443',
-      contextName: 'ci',
-      defaultNamespace: 'shop'
-    })
-  })
-
-  it("takes client-node's token-file too, and leaves the input's relative paths as written", async () => {
-    const text = tokenUser(['token-file: relative/token'])
-    const error = await refusal({ kubeconfig: text })
+    expect(read.contexts).toEqual([
+      { name: 'ci', cluster: 'prod', user: 'deployer', namespace: 'shop' }
+    ])
+    // kubectl refuses such a user: one line naming every conflict
+    const error = await refusal({ kubeconfig: EVERY_FIELD })
     expect(error.message).toBe(
-      'Invalid kubeconfig (context "c"): user "u" token-file relative/token: no such file'
+      'Invalid kubeconfig: cluster "prod" gives a certificate authority and insecure-skip-tls-verify: kubectl allows one; user "deployer" gives both a token and a username/password: kubectl allows one authentication method; user "deployer" gives both client-certificate and client-certificate-data; user "deployer" gives both client-key and client-key-data; user "deployer" gives both exec and auth-provider; user "deployer"\'s exec plugin has no interactiveMode, which kubectl requires of client.authentication.k8s.io/v1'
     )
   })
 
-  it('skips TLS verification only for a YAML true', async () => {
-    for (const [value, skip] of [
-      ['true', true],
-      ['"true"', false],
-      ['false', false]
-    ] as const) {
-      const text = tokenUser(['token: abc']).replace(
+  it('checks every file the context names, relative to the kubeconfig file', async () => {
+    const dir = folder({
+      config: tokenUser(['client-certificate: pki/client.crt', 'client-key: /abs/client.key']),
+      'pki/client.crt': 'CERT'
+    })
+    const error = await refusal({ env: { HOME: home, KUBECONFIG: join(dir, 'config') } })
+    expect(error.message).toBe(
+      'Invalid kubeconfig (context "c"): user "u" client-key /abs/client.key: no such file'
+    )
+  })
+
+  it("ignores client-node's token-file, as kubectl does, and leaves the input's relative paths as written", async () => {
+    const error = await refusal({ kubeconfig: tokenUser(['token-file: relative/token']) })
+    expect(error.message).toBe(
+      'Invalid kubeconfig: context "c" has no credentials: kubectl would prompt for a username and password'
+    )
+    const relative = await refusal({ kubeconfig: tokenUser(['tokenFile: relative/token']) })
+    expect(relative.message).toBe(
+      'Invalid kubeconfig (context "c"): user "u" tokenFile relative/token: no such file'
+    )
+  })
+
+  it('skips TLS verification for a YAML true (YAML 1.1: yes too); a string is refused', async () => {
+    const withInsecure = (value: string): string =>
+      tokenUser(['token: abc']).replace(
         '    server: https://127.0.0.1:2',
         `    server: https://127.0.0.1:2\n    insecure-skip-tls-verify: ${value}`
       )
-      expect((await load({ kubeconfig: text })).cluster.skipTLSVerify, value).toBe(skip)
+    for (const [value, skip] of [
+      ['true', true],
+      ['yes', true],
+      ['false', false],
+      ['off', false]
+    ] as const) {
+      expect((await load({ kubeconfig: withInsecure(value) })).cluster.skipTLSVerify, value).toBe(
+        skip
+      )
     }
+    expect((await refusal({ kubeconfig: withInsecure('"true"') })).message).toBe(
+      'Invalid kubeconfig: clusters[0].cluster.insecure-skip-tls-verify is a string, not true or false, which kubectl refuses too'
+    )
   })
 
   it('merges KUBECONFIG files: the first to set a name or current-context wins', async () => {
@@ -140,20 +169,24 @@ describe('the kubeconfig reader', () => {
       .replace(/name: c\b/g, 'name: c')
       .replace(
         'contexts:\n- name: c\n',
-        'contexts:\n- name: other\n  context: {cluster: c}\n- name: c\n'
+        'contexts:\n- name: other\n  context: {cluster: c, user: u}\n- name: c\n'
       )
     const dir = folder({ first, second })
     const env = {
       HOME: home,
       KUBECONFIG: `${join(dir, 'first')}:${join(dir, 'missing')}:${join(dir, 'second')}`
     }
-    const loaded = await load({ env })
+    const warnings: string[] = []
+    const loaded = await load({ env, warn: (w) => warnings.push(w) })
+    expect(warnings).toEqual([
+      `KUBECONFIG names files that do not exist, skipped as kubectl skips them: ${join(dir, 'missing')}`
+    ])
     // current-context from the second file, the only one to set it; cluster and user from the first
     expect(loaded.contextName).toBe('c')
     expect(loaded.cluster.server).toBe('https://first:6443')
     expect(loaded.user.token).toBe('first-token')
     const other = await load({ env, context: 'other' })
-    expect(other.user).toEqual({ name: '' })
+    expect(other.user.token).toBe('first-token')
     const both = folder({ a: second, b: first })
     const swapped = await load({
       env: { HOME: home, KUBECONFIG: `${join(both, 'a')}:${join(both, 'b')}` }
@@ -182,11 +215,12 @@ describe('the kubeconfig reader', () => {
       cluster: { caFile: join(dir, 'ca.crt'), skipTLSVerify: false },
       user: { tokenFile: join(dir, 'token') }
     })
+    // client-go's InClusterConfig: https whatever the port
     const plain = await load({
       env: { ...env, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '8080' },
       serviceAccountDir: folder({ token: 't', 'ca.crt': 'CA' })
     })
-    expect(plain).toMatchObject({ server: 'http://10.0.0.1:8080', defaultNamespace: 'default' })
+    expect(plain).toMatchObject({ server: 'https://10.0.0.1:8080', defaultNamespace: 'default' })
     // no token mounted: not in a cluster
     const none = await refusal({ env, serviceAccountDir: folder({}) })
     expect(none).toBeInstanceOf(ClusterError)
@@ -213,44 +247,111 @@ function tokenUser(user: string[], server = 'https://127.0.0.1:2'): string {
 
 describe('a kubeconfig refused', () => {
   it.each([
-    ['clusters: [{cluster: {server: x}}]', 'clusters[0].name is missing'],
-    ['clusters: [{name: c}]', 'clusters[0].cluster is missing'],
-    ['clusters: [{name: c, cluster: {}}]', 'clusters[0].cluster.server is missing'],
-    ['clusters: [{name: c, cluster: {server: [a]}}]', 'clusters[0].cluster.server is not a string'],
-    ['users: [{user: {token: abcdef}}]', 'users[0].name is missing'],
-    ['users: [{name: u, user: {exec: get-token}}]', 'users[0].user.exec is not a mapping'],
-    ['contexts: [{name: c}]', 'contexts[0].context is missing'],
-    ['contexts: [{name: c, context: {user: u}}]', 'contexts[0].context.cluster is missing'],
+    ['clusters: {c: {server: x}}', 'clusters is a mapping, not a list, which kubectl refuses too'],
+    [
+      'clusters: [{name: c, cluster: {server: [a]}}]',
+      'clusters[0].cluster.server is a list, not a string, which kubectl refuses too'
+    ],
+    [
+      'users: [{name: u, user: {exec: get-token}}]',
+      'users[0].user.exec is a string, not a mapping, which kubectl refuses too'
+    ],
+    [
+      'users: [{name: u, user: {password: 0123}}]',
+      'users[0].user.password is a number, not a string, which kubectl refuses too'
+    ],
+    [
+      'users: [{name: u, user: {client-key-data: "not base64"}}]',
+      'users[0].user.client-key-data is not base64, which kubectl refuses too'
+    ],
     [
       'contexts: [{name: c, context: {cluster: c, namespace: {a: b}}}]',
-      'contexts[0].context.namespace is not a string'
+      'contexts[0].context.namespace is a mapping, not a string, which kubectl refuses too'
     ],
-    ['- a list', 'not a mapping of clusters, users and contexts'],
-    ['a: 1\n---\nb: 2\n', 'expected a single document in the stream, but found more'],
-    ['a: 1\na: 2\n', 'duplicated mapping key (2:1)'],
-    ['a: *unknown\n', 'unidentified alias … (1:5)']
+    ['users: [{name: u}, {name: u}]', 'users has two entries named "u", which kubectl refuses too'],
+    ['- a list', 'the document is a list, not a mapping, which kubectl refuses too'],
+    ['a: *unknown\n', 'line 1, column 4: invalid YAML: unknown anchor …']
   ])('%s: %s', async (text, problem) => {
     const error = await refusal({ kubeconfig: text })
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(`Invalid kubeconfig: ${problem}`)
   })
 
+  it('checks only the context it uses, as kubectl does', async () => {
+    const unused = `${tokenUser(['token: abc'])}clusters: [{name: c, cluster: {server: https://127.0.0.1:2}}, {cluster: {}}]\n`
+    expect((await load({ kubeconfig: unused })).server).toBe('https://127.0.0.1:2')
+    for (const [text, problem] of [
+      [
+        tokenUser(['token: abc']).replace(
+          '    server: https://127.0.0.1:2\n',
+          '    tls-server-name: x\n'
+        ),
+        'cluster "c" has no server'
+      ],
+      [
+        tokenUser(['token: abc']).replace('{cluster: c, user: u}', '{user: u}'),
+        'context "c" names no cluster: kubectl would try http://localhost:8080'
+      ],
+      [
+        tokenUser(['as-groups: [a]', 'token: abc']),
+        'user "u" asks for as-uid, as-groups or as-user-extra without "as", the user to act as'
+      ],
+      [
+        tokenUser([
+          'exec: {command: x, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Always}'
+        ]),
+        'user "u"\'s exec plugin asks for a terminal (interactiveMode Always), which a gate has not'
+      ]
+    ]) {
+      expect((await refusal({ kubeconfig: text })).message).toBe(`Invalid kubeconfig: ${problem}`)
+    }
+  })
+
+  it('a relative exec command in the kubeconfig input: refused, it would run from the checked-out code', async () => {
+    const text = tokenUser([
+      'exec: {command: ./plugin.sh, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never}'
+    ])
+    expect((await refusal({ kubeconfig: text })).message).toBe(
+      'Invalid kubeconfig: the exec plugin command "./plugin.sh" is a relative path, which the kubeconfig input (no file) would resolve against the working directory, the checked-out code: give an absolute path, or a bare name found in PATH'
+    )
+  })
+
+  it('KUBECONFIG naming only missing files: refused, never ~/.kube/config', async () => {
+    const user = mkdtempSync(join(tmpdir(), 'route-gate-home-'))
+    mkdirSync(join(user, '.kube'))
+    writeFileSync(join(user, '.kube', 'config'), tokenUser(['token: home-token-77']))
+    const error = await refusal({
+      env: { HOME: user, KUBECONFIG: '/nonexistent/a:/nonexistent/b' }
+    })
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'KUBECONFIG names no file that exists (/nonexistent/a:/nonexistent/b): kubectl would read no kubeconfig, not ~/.kube/config, and try http://localhost:8080; fix or unset KUBECONFIG'
+    )
+  })
+
   it('names the file it came from', async () => {
-    const dir = folder({ config: 'clusters: [{name: c, cluster: {}}]\n' })
+    const dir = folder({ config: 'clusters: [{name: c, cluster: {server: 1}}]\n' })
     const error = await refusal({ env: { HOME: home, KUBECONFIG: join(dir, 'config') } })
     expect(error.message).toBe(
-      `Invalid kubeconfig ${join(dir, 'config')}: clusters[0].cluster.server is missing`
+      `Invalid kubeconfig ${join(dir, 'config')}: clusters[0].cluster.server is a number, not a string, which kubectl refuses too`
     )
   })
 
   it('a context that names no cluster, and no context at all', async () => {
     const missing = tokenUser(['token: abc']).replace('{cluster: c,', '{cluster: gone,')
     expect((await refusal({ kubeconfig: missing })).message).toBe(
-      'Context "c" names cluster "gone", which the kubeconfig does not define'
+      'Invalid kubeconfig: context "c" names cluster "gone", which the kubeconfig does not define: kubectl would try http://localhost:8080'
     )
     const none = tokenUser(['token: abc']).replace('current-context: c\n', '')
     expect((await refusal({ kubeconfig: none })).message).toBe(
       'The kubeconfig has no current context; set the context input (contexts: c)'
+    )
+    const gone = tokenUser(['token: abc']).replace(
+      'current-context: c\n',
+      'current-context: gone\n'
+    )
+    expect((await refusal({ kubeconfig: gone })).message).toBe(
+      'The kubeconfig\'s current-context "gone" is none of its contexts (c); set the context input'
     )
   })
 
@@ -276,15 +377,11 @@ current-context: c
 describe('kubeconfig values masked', () => {
   it('token, password, key data (and what it decodes to), credential exec env, provider secrets', async () => {
     const masked: string[] = []
-    await load(
-      {
-        kubeconfig: EVERY_FIELD.replace(
-          /^ {4}(certificate-authority|client-certificate|client-key|tokenFile): .*\n/gm,
-          ''
-        )
-      },
-      masked
-    )
+    await readKubeconfigText({
+      text: EVERY_FIELD,
+      label: 'Invalid kubeconfig',
+      mask: (s) => masked.push(s)
+    })
     expect(masked.sort()).toEqual(
       [
         'a2V5LWRhdGEtdmFsdWU=',
@@ -297,6 +394,8 @@ describe('kubeconfig values masked', () => {
     const exec = tokenUser([
       'exec:',
       '  command: get-token',
+      '  apiVersion: client.authentication.k8s.io/v1',
+      '  interactiveMode: Never',
       '  env: [{name: AWS_PROFILE, value: production}, {name: API_TOKEN, value: exec-env-secret}]'
     ])
     const fromExec: string[] = []

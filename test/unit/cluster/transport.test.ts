@@ -108,6 +108,36 @@ describe('credentials on the wire, without client-node', () => {
     expect(basic['impersonate-user']).toBe('someone')
   })
 
+  it("client-go's impersonation headers: uid, a header per group and extra value, keys escaped", async () => {
+    const sent = await sentHeaders(
+      fake,
+      withUser([
+        'token: bearer-abc-123',
+        'as: jane',
+        'as-uid: uid-42',
+        'as-groups: [developers, ops]',
+        'as-user-extra: {scopes: [view, edit], "reason/why": [audit]}'
+      ])
+    )
+    const raw = fake.requestsTo('GET', '/version').at(-1)?.rawHeaders ?? []
+    const values = (name: string): string[] =>
+      raw.flatMap((value, i) => (i % 2 === 1 && raw[i - 1]?.toLowerCase() === name ? [value] : []))
+    expect(sent['impersonate-user']).toBe('jane')
+    expect(sent['impersonate-uid']).toBe('uid-42')
+    expect(values('impersonate-group')).toEqual(['developers', 'ops'])
+    expect(values('impersonate-extra-scopes')).toEqual(['view', 'edit'])
+    expect(values('impersonate-extra-reason%2fwhy')).toEqual(['audit'])
+  })
+
+  it('a token and a tokenFile: the file, as client-go; the token while the file cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
+    writeFileSync(join(dir, 'token'), 'file-token-abc\n')
+    const both = withUser(['token: inline-token-abc', `tokenFile: ${join(dir, 'token')}`])
+    expect((await sentHeaders(fake, both)).authorization).toBe('Bearer file-token-abc')
+    const gone = withUser(['token: inline-token-abc', `tokenFile: ${join(dir, 'gone')}`])
+    expect((await sentHeaders(fake, gone)).authorization).toBe('Bearer inline-token-abc')
+  })
+
   it('a token file, re-read once a minute has passed, its token masked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
     const file = join(dir, 'token')
@@ -150,6 +180,7 @@ describe('credentials on the wire, without client-node', () => {
       'exec:',
       '  apiVersion: client.authentication.k8s.io/v1',
       '  command: /bin/sh',
+      '  interactiveMode: Never',
       `  args: ["-c", ${JSON.stringify(`echo '${credential}'`)}]`
     ])
     expect((await sentHeaders(fake, kubeconfig)).authorization).toBe('Bearer exec-token-4411')
@@ -187,16 +218,26 @@ describe('credentials on the wire, without client-node', () => {
     expect(tunnels).toEqual([new URL(fake.url).host])
   })
 
-  it('plain http:// only with insecure-skip-tls-verify, as client-node had it', async () => {
-    const kubeconfig = tokenKubeconfig({ server: fake.url, cluster: [] })
-    const error = await sentHeaders(fake, kubeconfig).then(
-      () => undefined,
-      (e: unknown) => e as Error
+  it('plain http://: no credentials and no TLS, as kubectl; impersonation still', async () => {
+    const seen: http.IncomingHttpHeaders[] = []
+    const plain = http.createServer((request, response) => {
+      seen.push(request.headers)
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => plain.close(() => resolve())))
+    const server = `http://127.0.0.1:${(plain.address() as net.AddressInfo).port}`
+    const kubeconfig = tokenKubeconfig({ server, cluster: [] }).replace(
+      '    token: fake-token-123\n',
+      '    token: fake-token-123\n    as: someone\n'
     )
-    expect(error?.message).toBe(
-      'HTTP protocol is not allowed when skipTLSVerify is not set or false'
-    )
-    expect(fake.requestsTo('GET', '/version')).toHaveLength(0)
+    const closing = new AbortController()
+    closers.push(() => Promise.resolve(closing.abort()))
+    const api = new ApiRequester(await authenticationOf(kubeconfig), server, 2_000, closing.signal)
+    await api.request('GET', '/version')
+    expect(seen).toHaveLength(1)
+    expect(seen[0]?.authorization).toBeUndefined()
+    expect(seen[0]?.['impersonate-user']).toBe('someone')
   })
 })
 

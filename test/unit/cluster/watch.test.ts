@@ -147,7 +147,7 @@ describe('watchRoutes and listRoutes', () => {
     expect(error).toBeInstanceOf(ClusterError)
     expect((error as Error).message).toMatch(
       new RegExp(
-        `^http://127\\.0\\.0\\.1:\\d+ sent a watch event longer than ${MAX_WATCH_LINE_BYTES} bytes \\(HTTPRoute shop/huge\\), the most route-gate reads`
+        `^https://127\\.0\\.0\\.1:\\d+ sent a watch event longer than ${MAX_WATCH_LINE_BYTES} bytes \\(HTTPRoute shop/huge\\), the most route-gate reads`
       )
     )
     expect(watches()).toHaveLength(1)

@@ -262,7 +262,7 @@ describe('API answers', () => {
       const ended = await watch('endless', cut)
       expect(ended).toBeInstanceOf(ClusterError)
       expect((ended as Error).message).toMatch(
-        /^http:\/\/127\.0\.0\.1:\d+ sent a watch event longer than 4096 bytes \(watch of \/api\/v1\/namespaces\)/
+        /^https:\/\/127\.0\.0\.1:\d+ sent a watch event longer than 4096 bytes \(watch of \/api\/v1\/namespaces\)/
       )
       expect(cut).toEqual(['ADDED 3000'])
     } finally {
