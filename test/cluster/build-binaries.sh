@@ -242,7 +242,7 @@ case "$what" in
     locked -yaml-oracle build_yaml_oracle
     ;;
   apiserver) original build_apiserver ;;
-  kubectl) original build_kubectl ;;
+  kubectl) original build_kubectl; echo "$BIN/kubectl"; exit 0 ;;
   etcd) original build_etcd ;;
   contour) original build_contour ;;
   crds) original copy_gateway_api_crds ;;
