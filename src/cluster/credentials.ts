@@ -101,8 +101,8 @@ export function authenticationFor(
       maskToken(fromFile)
       const token = fromFile ?? user.token
       if (token !== undefined) opts.headers.Authorization = `Bearer ${token}`
-      if (user.username !== undefined || user.password !== undefined)
-        opts.auth = `${user.username ?? ''}:${user.password ?? ''}`
+      // client-go's HasBasicAuth: a username, with or without a password
+      if (user.username !== undefined) opts.auth = `${user.username}:${user.password ?? ''}`
     }
     if (proxy) await proxy(opts)
   }
@@ -184,21 +184,19 @@ function proxyAgent(cluster: KubeCluster, user: KubeUser): Source {
 
 /**
  * The plugin or provider that gives `loaded`'s user its credential, if any. client-go runs an exec
- * plugin only for a user with no token, username, password or client certificate of its own.
+ * plugin only for a user with no token, username or client certificate of its own.
  */
 function credentialSource(loaded: LoadedKubeConfig, cluster: string): Source | undefined {
   const { user } = loaded
   const provider = user.authProvider as
     { name?: unknown; config?: Record<string, unknown> } | undefined
-  const ownCredentials = [
-    user.token,
-    user.tokenFile,
-    user.username,
-    user.password,
-    user.certFile,
-    user.certData
-  ]
-  const exec = ownCredentials.some((value) => value !== undefined) ? undefined : user.exec
+  // client-go's HasTokenAuth, HasBasicAuth and HasCertAuth
+  const ownCredentials =
+    user.token !== undefined ||
+    user.tokenFile !== undefined ||
+    user.username !== undefined ||
+    ((user.certFile ?? user.certData) !== undefined && (user.keyFile ?? user.keyData) !== undefined)
+  const exec = ownCredentials ? undefined : user.exec
   if (exec)
     return commandSource(
       new ExecPlugin(exec, { cluster: execCluster(loaded) }),

@@ -92,18 +92,15 @@ function clusterProblems(cluster: KubeCluster): string[] {
   return problems
 }
 
-/** Anything a user can authenticate with; without one kubectl prompts for a username and password. */
+/**
+ * client-go's canIdentifyUser: without one of these kubectl prompts for a username and password (a
+ * password alone identifies no one).
+ */
 function identifies(user: KubeUser): boolean {
-  return [
-    user.token,
-    user.tokenFile,
-    user.certFile,
-    user.certData,
-    user.username,
-    user.password,
-    user.exec,
-    user.authProvider
-  ].some((value) => value !== undefined)
+  const { token, tokenFile, username, certFile, certData, exec, authProvider } = user
+  return [token, tokenFile, username, certFile, certData, exec, authProvider].some(
+    (value) => value !== undefined
+  )
 }
 
 /**

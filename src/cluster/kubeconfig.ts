@@ -25,7 +25,7 @@ export interface KubeConfigSource {
   mask: (secret: string) => void
   /** where the in-cluster service account is mounted; tests point it elsewhere */
   serviceAccountDir?: string
-  /** a warning for the log (a KUBECONFIG file skipped) */
+  /** a warning for the log (a KUBECONFIG file skipped); default: standard error, as the YAML reader's */
   warn?: (message: string) => void
 }
 
@@ -101,7 +101,10 @@ async function loadSource(source: KubeConfigSource): Promise<KubeconfigValues> {
   const serviceAccount = source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR
   const inClusterPossible = env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccount, 'token'))
   if (env.KUBECONFIG) {
-    const files = kubeconfigFiles(env.KUBECONFIG, source.warn ?? (() => {}))
+    const warn =
+      source.warn ??
+      ((message: string) => process.stderr.write(`route-gate: warning: ${message}\n`))
+    const files = kubeconfigFiles(env.KUBECONFIG, warn)
     if (files.length === 0 && inClusterPossible) return inCluster(env, serviceAccount)
     if (files.length === 0) {
       throw new InputError(

@@ -94,6 +94,21 @@ const CASES: Case[] = [
     kubectl: 'sends'
   },
   {
+    name: 'a password without a username: no one',
+    config: config(CA, ['password: pass-word-99']),
+    kubectl: 'sends nothing'
+  },
+  {
+    name: 'a username without a password',
+    config: config(CA, ['username: admin']),
+    kubectl: 'sends'
+  },
+  {
+    name: 'an exec plugin beside a password only: run',
+    config: config(CA, ['password: pass-word-99', ...exec(['interactiveMode: Never'])]),
+    kubectl: 'sends'
+  },
+  {
     name: 'a token and basic auth',
     config: config(CA, [...TOKEN, 'username: admin', 'password: pass-word-99']),
     kubectl: 'sends nothing'

@@ -190,8 +190,10 @@ describe('credentials on the wire, without client-node', () => {
     const tunnels: string[] = []
     const proxy = http.createServer((_request, response) => response.writeHead(405).end())
     // a forward proxy as hpagent uses one: CONNECT host:port, then bytes both ways
+    const sockets: net.Socket[] = []
     proxy.on('connect', (request: http.IncomingMessage, client: net.Socket) => {
       tunnels.push(String(request.url))
+      sockets.push(client)
       const [host, port] = String(request.url).split(':')
       const upstream = net.connect(Number(port), host, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
@@ -202,6 +204,8 @@ describe('credentials on the wire, without client-node', () => {
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     closers.push(() => {
+      // a tunnel is the proxy's no longer: the keep-alive TLS connection in it stays open
+      for (const socket of sockets) socket.destroy()
       proxy.closeAllConnections()
       return new Promise((resolve) => proxy.close(() => resolve()))
     })
