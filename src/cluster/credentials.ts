@@ -1,9 +1,10 @@
 // The kubeconfig context's TLS material and authentication, put on each request's Node options: what
 // client-node's applyToHTTPSOptions did, without loading client-node (a fifth of a gate's memory)
-// unless the context needs what only it has: an auth-provider (oidc, gcp or azure without cmd-path…) or a proxy-url.
+// unless the context needs what only it has: the oidc auth-provider (the one kubectl still has) or a
+// proxy-url.
 //
-// A user can get its credentials by running a command: an exec plugin, or the gcp and azure
-// auth-providers' cmd-path. Such a command can print anything; its failure is reported as what failed
+// A user can get its credentials by running a command: an exec plugin. Such a command can print
+// anything; its failure is reported as what failed
 // and how it ended, never its output (a plugin's stderr can echo a secret) or its arguments (client
 // secrets go there), and every token it returns is masked before any request carries it.
 import { readFileSync } from 'node:fs'
@@ -16,7 +17,6 @@ import { checkRegularFile } from '../read/files.ts'
 import { CredentialCommand, ExecPlugin, PluginFailure, type ExecCluster } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
-import { COMMAND_PROVIDERS, providerCommand } from './provider-command.ts'
 import { usesTls } from './kubeconfig-usable.ts'
 import { MIN_SECRET_LENGTH, withoutUserinfo } from './secrets.ts'
 
@@ -206,10 +206,6 @@ function credentialSource(loaded: LoadedKubeConfig, cluster: string): Source | u
   if (!provider) return undefined
   const name = typeof provider.name === 'string' ? provider.name : 'unknown'
   const what = `the kubeconfig user "${user.name}"'s auth-provider "${name}"`
-  // run by route-gate as exec plugins are: client-node's execSync lets its stderr into the log
-  if (COMMAND_PROVIDERS.has(name) && typeof provider.config?.['cmd-path'] === 'string') {
-    return commandSource(providerCommand(provider.config), what, cluster)
-  }
   // client-node's own authenticator for the provider, on a KubeConfig that holds only this user
   const own = clientNodeConfig(
     { name: 'credentials', server: 'https://credentials.invalid', skipTLSVerify: false },

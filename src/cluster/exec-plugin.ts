@@ -135,8 +135,6 @@ export interface CommandOptions {
   maxOutputBytes: number
   /** aborted: the command, if still running, is killed */
   signal?: AbortSignal
-  /** run `command` (with its arguments in it) by /bin/sh, as the auth-providers' cmd-path is */
-  shell?: boolean
 }
 
 /**
@@ -164,7 +162,6 @@ export function runCredentialCommand(
     const child = spawn(command, args, {
       env: options.env,
       stdio: ['ignore', 'pipe', 'ignore'],
-      shell: options.shell === true,
       windowsHide: true
     })
     // the run can end (process.exit) before the client closes: no plugin outlives route-gate

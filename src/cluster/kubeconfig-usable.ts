@@ -92,6 +92,28 @@ function clusterProblems(cluster: KubeCluster): string[] {
   return problems
 }
 
+// what kubectl says of the auth-providers client-go removed (v1.26)
+const REMOVED_PROVIDERS: Record<string, string> = {
+  gcp: 'the gke-gcloud-auth-plugin exec credential plugin',
+  azure: 'the kubelogin exec credential plugin (github.com/Azure/kubelogin)'
+}
+
+/** client-go's auth-providers, built for an https:// server: oidc is the one left. */
+function providerProblems(user: KubeUser): string[] {
+  const provider = user.authProvider
+  if (provider === undefined) return []
+  const name = typeof provider.name === 'string' ? provider.name : ''
+  const at = `user "${user.name}"'s auth-provider "${name}"`
+  const replacement = REMOVED_PROVIDERS[name]
+  if (replacement !== undefined)
+    return [`${at} was removed from kubectl, which refuses it: use ${replacement} instead`]
+  if (name !== 'oidc') return [`${at} is none kubectl has (only oidc)`]
+  const config = (provider.config ?? {}) as Record<string, unknown>
+  return ['idp-issuer-url', 'client-id']
+    .filter((key) => typeof config[key] !== 'string' || config[key] === '')
+    .map((key) => `${at} has no ${key}, which kubectl requires`)
+}
+
 /**
  * client-go's canIdentifyUser: without one of these kubectl prompts for a username and password (a
  * password alone identifies no one).
@@ -129,5 +151,7 @@ export function unusable(
     }
   }
   if (user !== undefined) problems.push(...userProblems(user))
+  // the provider is built after the checks, and only for TLS
+  if (user !== undefined && usesTls(cluster.server)) problems.push(...providerProblems(user))
   return problems.length === 0 ? undefined : problems.join('; ')
 }

@@ -75,6 +75,10 @@ const exec = (lines: string[], version = 'client.authentication.k8s.io/v1'): str
   ...lines.map((l) => `  ${l}`)
 ]
 
+// a JWT whose exp is 2100-01-01: both oidc providers send it as it is, without a refresh
+const segment = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url')
+const ID_TOKEN = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+
 const CASES: Case[] = [
   { name: 'an inline token', config: config(CA, TOKEN), kubectl: 'sends' },
   {
@@ -223,6 +227,29 @@ const CASES: Case[] = [
   {
     name: 'an exec plugin with an unknown apiVersion',
     config: config(CA, exec(['interactiveMode: Never'], 'client.authentication.k8s.io/v2')),
+    kubectl: 'sends nothing'
+  },
+  {
+    name: 'the oidc auth-provider with an unexpired id-token',
+    config: config(CA, [
+      'auth-provider:',
+      '  name: oidc',
+      `  config: {idp-issuer-url: "https://issuer.invalid", client-id: gate, id-token: "${ID_TOKEN}"}`
+    ]),
+    kubectl: 'sends'
+  },
+  {
+    name: 'the oidc auth-provider without idp-issuer-url',
+    config: config(CA, ['auth-provider: {name: oidc, config: {client-id: gate, id-token: x}}']),
+    kubectl: 'sends nothing'
+  },
+  {
+    name: 'the gcp auth-provider with a cmd-path (removed from kubectl)',
+    config: config(CA, [
+      'auth-provider:',
+      '  name: gcp',
+      `  config: {cmd-path: /bin/echo, cmd-args: '{"token": "gcp-token-abcdef"}', token-key: "{.token}"}`
+    ]),
     kubectl: 'sends nothing'
   },
   {

@@ -230,8 +230,8 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
     }
   })
 
-  // client-node is a fifth of a one-Route gate's memory (issue 24): only an auth-provider (gcp,
-  // azure, oidc) or a proxy-url, which route-gate hands to it, loads it
+  // client-node is a fifth of a one-Route gate's memory (issue 24): only the oidc auth-provider
+  // or a proxy-url, which route-gate hands to it, loads it
   it('a gate against a cluster does not load client-node; an auth-provider does', async () => {
     const fake = await FakeApiServer.start()
     try {
@@ -255,10 +255,13 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
       const token = await gate(['token: fake-token-123'])
       expect(token.code).toBe(3)
       expect(await holding(token.files, '"KubeConfig"')).toEqual([])
+      const segment = (value: unknown): string =>
+        Buffer.from(JSON.stringify(value)).toString('base64url')
+      const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
       const provider = await gate([
         'auth-provider:',
-        '  name: gcp',
-        '  config: {access-token: gcp-token-77d1}'
+        '  name: oidc',
+        `  config: {idp-issuer-url: "https://issuer.invalid", client-id: gate, id-token: "${idToken}"}`
       ])
       expect(provider.code).toBe(3)
       expect(await holding(provider.files, '"KubeConfig"')).toHaveLength(1)

@@ -2,36 +2,38 @@
 // an upgrade that changes it fails here by name rather than somewhere downstream. A gate reads the
 // kubeconfig and applies TLS and credentials itself (kubeconfig-text.ts, credentials.ts); client-node
 // is imported only for what it alone has:
-// - an auth-provider (oidc, gcp or azure holding an access-token…): loadFromClusterAndUser plus
-//   applyToHTTPSOptions put its token in headers.Authorization (a gcp or azure cmd-path is run by
-//   route-gate itself, provider-command.ts);
+// - the oidc auth-provider (the one kubectl still has): loadFromClusterAndUser plus
+//   applyToHTTPSOptions put its unexpired id-token in headers.Authorization;
 // - a proxy-url: applyToHTTPSOptions on a KubeConfig of the server and proxy gives an agent that goes
 //   through the proxy, built from the TLS material already on the options, and the same agent on the
 //   next call (one connection pool for the run).
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import https from 'node:https'
 import { KubeConfig } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 
 describe('client-node: auth-providers', () => {
-  it("loadFromClusterAndUser + applyToHTTPSOptions: an auth-provider's token in headers.Authorization", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'route-gate-contract-'))
-    writeFileSync(join(dir, 'token'), 'file-token-4c2a9e')
-    for (const [authProvider, token] of [
-      [{ name: 'tokenFile', config: { tokenFile: join(dir, 'token') } }, 'file-token-4c2a9e'],
-      [{ name: 'gcp', config: { 'access-token': 'gcp-token-77d1' } }, 'gcp-token-77d1']
-    ] as const) {
-      const own = new KubeConfig()
-      own.loadFromClusterAndUser(
-        { name: 'x', server: 'https://credentials.invalid', skipTLSVerify: false },
-        { name: 'u', authProvider }
-      )
-      const opts: { headers: Record<string, unknown> } = { headers: {} }
-      await own.applyToHTTPSOptions(opts)
-      expect(opts.headers.Authorization).toBe(`Bearer ${token}`)
-    }
+  it("loadFromClusterAndUser + applyToHTTPSOptions: oidc's id-token in headers.Authorization", async () => {
+    const segment = (value: unknown): string =>
+      Buffer.from(JSON.stringify(value)).toString('base64url')
+    const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+    const own = new KubeConfig()
+    own.loadFromClusterAndUser(
+      { name: 'x', server: 'https://credentials.invalid', skipTLSVerify: false },
+      {
+        name: 'u',
+        authProvider: {
+          name: 'oidc',
+          config: {
+            'idp-issuer-url': 'https://issuer.invalid',
+            'client-id': 'gate',
+            'id-token': idToken
+          }
+        }
+      }
+    )
+    const opts: { headers: Record<string, unknown> } = { headers: {} }
+    await own.applyToHTTPSOptions(opts)
+    expect(opts.headers.Authorization).toBe(`Bearer ${idToken}`)
   })
 })
 

@@ -1,7 +1,7 @@
-// Credentials a kubeconfig produces by running a command (exec plugins, the gcp auth-provider's
-// cmd-path), URLs with userinfo, and which kubeconfig values are masked. A failing plugin is reported
+// Credentials a kubeconfig produces by running a command (exec plugins) or from the oidc
+// auth-provider, URLs with userinfo, and which kubeconfig values are masked. A failing plugin is reported
 // as what failed and its exit code, never its output or arguments; a token it returns is masked.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -152,17 +152,18 @@ describe('credential commands', () => {
     expect(fake.requestsTo('GET', '/api/v1/namespaces/shop')).toHaveLength(1)
   })
 
-  it("an auth-provider's token (client-node's tokenFile provider) is carried and masked", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'route-gate-token-'))
-    writeFileSync(join(dir, 'token'), 'file-token-8e31c7')
+  it("the oidc auth-provider's unexpired id-token is carried and masked", async () => {
+    const segment = (value: unknown): string =>
+      Buffer.from(JSON.stringify(value)).toString('base64url')
+    const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
     const masked: string[] = []
     const kubeconfig = withUser(fake, [
       'auth-provider:',
-      '  name: tokenFile',
-      `  config: {tokenFile: ${join(dir, 'token')}}`
+      '  name: oidc',
+      `  config: {idp-issuer-url: "https://issuer.invalid", client-id: gate, id-token: "${idToken}"}`
     ])
-    expect(await authorizationSent(fake, kubeconfig, masked)).toBe('Bearer file-token-8e31c7')
-    expect(masked).toContain('file-token-8e31c7')
+    expect(await authorizationSent(fake, kubeconfig, masked)).toBe(`Bearer ${idToken}`)
+    expect(masked).toContain(idToken)
   })
 
   it("a plugin's client certificate and key reach the request's TLS options", async () => {
@@ -185,24 +186,39 @@ describe('credential commands', () => {
     expect(opts.headers.Authorization).toBeUndefined()
   })
 
-  it('a failing auth-provider command: the provider and exit code, never its command line', async () => {
-    const error = await failure(
-      withUser(fake, [
-        'auth-provider:',
-        '  name: gcp',
-        '  config:',
-        '    cmd-path: /bin/sh',
-        `    cmd-args: -c 'echo ${STDERR_SECRET}; exit 5' sh ${ARG_SECRET}`,
-        '    token-key: "{.access_token}"'
-      ])
-    )
-    expect(error).toBeInstanceOf(ClusterError)
-    expect(error.message).toContain('auth-provider "gcp"')
-    expect(error.message).toContain('exit code 5')
-    expect(error.message).not.toContain(ARG_SECRET)
-    expect(error.message).not.toContain(STDERR_SECRET)
-    expect(error.message).not.toContain('/bin/sh')
-  })
+  it.each([
+    [
+      'gcp',
+      'was removed from kubectl, which refuses it: use the gke-gcloud-auth-plugin exec credential plugin instead'
+    ],
+    [
+      'azure',
+      'was removed from kubectl, which refuses it: use the kubelogin exec credential plugin (github.com/Azure/kubelogin) instead'
+    ],
+    ['custom', 'is none kubectl has (only oidc)']
+  ])(
+    'the %s auth-provider: refused as kubectl refuses it, its command never run',
+    async (name, why) => {
+      const error = await checkShop(
+        withUser(fake, [
+          'auth-provider:',
+          `  name: ${name}`,
+          '  config:',
+          '    cmd-path: /bin/sh',
+          `    cmd-args: -c 'echo ${STDERR_SECRET}; exit 5' sh ${ARG_SECRET}`
+        ]),
+        []
+      ).then(
+        () => undefined,
+        (e: unknown) => e as Error
+      )
+      expect(error).toBeInstanceOf(InputError)
+      expect(fake.requests).toHaveLength(0)
+      expect(error?.message).toBe(
+        `Invalid kubeconfig: user "tester"'s auth-provider "${name}" ${why}`
+      )
+    }
+  )
 })
 
 describe('userinfo in server and proxy-url', () => {

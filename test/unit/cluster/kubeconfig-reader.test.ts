@@ -113,7 +113,7 @@ describe('the kubeconfig reader', () => {
     // kubectl refuses such a user: one line naming every conflict
     const error = await refusal({ kubeconfig: EVERY_FIELD })
     expect(error.message).toBe(
-      'Invalid kubeconfig: cluster "prod" gives a certificate authority and insecure-skip-tls-verify: kubectl allows one; user "deployer" gives both a token and a username/password: kubectl allows one authentication method; user "deployer" gives both client-certificate and client-certificate-data; user "deployer" gives both client-key and client-key-data; user "deployer" gives both exec and auth-provider; user "deployer"\'s exec plugin has no interactiveMode, which kubectl requires of client.authentication.k8s.io/v1'
+      'Invalid kubeconfig: cluster "prod" gives a certificate authority and insecure-skip-tls-verify: kubectl allows one; user "deployer" gives both a token and a username/password: kubectl allows one authentication method; user "deployer" gives both client-certificate and client-certificate-data; user "deployer" gives both client-key and client-key-data; user "deployer" gives both exec and auth-provider; user "deployer"\'s exec plugin has no interactiveMode, which kubectl requires of client.authentication.k8s.io/v1; user "deployer"\'s auth-provider "oidc" has no idp-issuer-url, which kubectl requires; user "deployer"\'s auth-provider "oidc" has no client-id, which kubectl requires'
     )
   })
 
