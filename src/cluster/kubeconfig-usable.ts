@@ -118,7 +118,7 @@ function providerProblems(user: KubeUser): string[] {
  * client-go's canIdentifyUser: without one of these kubectl prompts for a username and password (a
  * password alone identifies no one).
  */
-function identifies(user: KubeUser): boolean {
+export function identifies(user: KubeUser): boolean {
   const { token, tokenFile, username, certFile, certData, exec, authProvider } = user
   return [token, tokenFile, username, certFile, certData, exec, authProvider].some(
     (value) => value !== undefined

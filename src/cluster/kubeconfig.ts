@@ -14,7 +14,7 @@ import {
   type KubeContext,
   type KubeUser
 } from './kubeconfig-text.ts'
-import { unusable } from './kubeconfig-usable.ts'
+import { identifies, unusable, usesTls } from './kubeconfig-usable.ts'
 import { withoutUserinfo } from './secrets.ts'
 
 export interface KubeConfigSource {
@@ -142,6 +142,25 @@ function checkCredentialFiles(cluster: KubeCluster, user: KubeUser, contextName:
 }
 
 /**
+ * client-go reads a token file into the bearer token before it decides whether the user is anyone:
+ * an empty file is no token, and a user with nothing else gets kubectl's password prompt.
+ */
+function refuseEmptyTokenFile(cluster: KubeCluster, user: KubeUser, contextName: string): void {
+  const file = user.token === undefined ? user.tokenFile : undefined
+  if (
+    file === undefined ||
+    !usesTls(cluster.server) ||
+    identifies({ ...user, tokenFile: undefined })
+  )
+    return
+  if (statSync(file).size === 0) {
+    throw new InputError(
+      `Invalid kubeconfig (context "${contextName}"): user "${user.name}" tokenFile ${file} is empty: kubectl would prompt for a username and password`
+    )
+  }
+}
+
+/**
  * The URL requests go to. client-go takes a server without a scheme ("10.0.0.1:6443") as plain
  * HTTP, and a scheme it cannot speak fails every request: refused before any.
  */
@@ -181,6 +200,7 @@ export async function loadKubeConfig(source: KubeConfigSource): Promise<LoadedKu
   // over plain HTTP kubectl sends no credentials at all
   const user = found ?? { name: context.user ?? '' }
   checkCredentialFiles(cluster, user, context.name)
+  refuseEmptyTokenFile(cluster, user, context.name)
   return {
     cluster,
     user,

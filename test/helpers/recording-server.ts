@@ -106,6 +106,8 @@ export function testPki(): TestPki {
 /** What one request carried, as the server saw it. */
 export interface Seen {
   tls: boolean
+  /** the path before the API's own (/api, /apis, /version): the server's path prefix */
+  prefix: string
   /** the TLS server name the client asked for (SNI), if any */
   serverName?: string
   /** the SHA-256 fingerprint of the client certificate, if one was sent */
@@ -151,8 +153,10 @@ export async function startRecordingServer(pki: TestPki): Promise<RecordingServe
       ? (socket as TLSSocket & { servername?: string | false }).servername
       : undefined
     const authorization = request.headers.authorization
+    const path = new URL(request.url ?? '/', 'http://x').pathname
     seen.push({
       tls,
+      prefix: path.replace(/\/(?:api|apis|version)(?:\/.*)?$/, ''),
       ...(typeof servername === 'string' ? { serverName: servername } : {}),
       ...(peer?.fingerprint256 ? { clientCert: peer.fingerprint256 } : {}),
       ...(authorization === undefined ? {} : { authorization }),

@@ -93,6 +93,12 @@ const CASES: Case[] = [
     kubectl: 'sends'
   },
   {
+    name: 'an empty tokenFile',
+    config: config(CA, ['tokenFile: empty-token']),
+    files: { 'empty-token': '' },
+    kubectl: 'sends nothing'
+  },
+  {
     name: 'basic auth',
     config: config(CA, ['username: admin', 'password: pass-word-99']),
     kubectl: 'sends'
