@@ -48,6 +48,8 @@ interface Case {
   files?: Record<string, string>
   /** ~/.kube/config of the run, when a case needs one */
   home?: string
+  /** --context, given to both */
+  context?: string
 }
 
 const cluster = (lines: string[] = [], server = '{https}'): string =>
@@ -302,6 +304,26 @@ const CASES: Case[] = [
     kubectl: 'sends'
   },
   {
+    name: '--context choosing another context and its user',
+    config: `${config(CA, TOKEN)}`
+      .replace(
+        'users:',
+        '- name: other\n  cluster: {server: "{https}/other", certificate-authority-data: "{ca}"}\nusers:'
+      )
+      .replace(
+        'contexts:',
+        '- name: second\n  user: {token: second-token-abcdef}\ncontexts:\n- name: b\n  context: {cluster: other, user: second}'
+      ),
+    context: 'b',
+    kubectl: 'sends'
+  },
+  {
+    name: '--context naming no context',
+    config: config(CA, TOKEN),
+    context: 'nowhere',
+    kubectl: 'sends nothing'
+  },
+  {
     name: 'KUBECONFIG naming only missing files, beside a ~/.kube/config',
     config: config(CA, TOKEN),
     kubeconfigEnv: 'missing-a:missing-b',
@@ -422,12 +444,20 @@ async function through(tool: 'kubectl' | 'route-gate', c: Case, i: number): Prom
     .map((file) => path.join(dir, file))
     .join(':')
   const env = { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: kubeconfigEnv }
+  const context = c.context === undefined ? [] : ['--context', c.context]
   server.take()
   let detail: string
   if (tool === 'kubectl') {
-    detail = await runKubectl(['get', '--raw', '/version', '--request-timeout=5s'], env, cwd)
+    detail = await runKubectl(
+      ['get', '--raw', '/version', '--request-timeout=5s', ...context],
+      env,
+      cwd
+    )
   } else {
-    const result = await runCli(['dump', '-o', path.join(dir, 'dump.yaml')], { env, cwd })
+    const result = await runCli(['dump', '-o', path.join(dir, 'dump.yaml'), ...context], {
+      env,
+      cwd
+    })
     detail = `exit ${result.code}: ${result.stderr.trim().split('\n').pop()}`
   }
   return { seen: server.take()[0], exec: execRecords(record), detail }
