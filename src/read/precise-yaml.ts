@@ -23,6 +23,7 @@ import { stripControl, truncate } from '../model/plain-text.ts'
 import { InputError } from '../runtime/errors.ts'
 import type { ParsedDocument } from './parsed-document.ts'
 import { NotJson, resolveKubernetes } from './yaml11.ts'
+import { mendedDocument } from './go-yaml-lenient.ts'
 
 // Aliases are legal YAML but a handful expand exponentially ("billion laughs"); manifests need few.
 const MAX_ALIASES = 100
@@ -64,14 +65,18 @@ export function parsePrecisely(
   warn: (message: string) => void = () => {}
 ): ParsedDocument[] {
   return pieces(text, file).flatMap((piece, i) => {
-    const lineCounter = new LineCounter()
+    let lineCounter = new LineCounter()
     // go-yaml reads the first document of a piece; what follows a "..." is never read
-    const doc = parseAllDocuments(piece.text, {
-      lineCounter,
-      prettyErrors: true,
-      uniqueKeys: false,
-      schema: 'failsafe'
-    })[0]
+    const parse = (source: string): Document | undefined => {
+      lineCounter = new LineCounter()
+      return parseAllDocuments(source, {
+        lineCounter,
+        prettyErrors: true,
+        uniqueKeys: false,
+        schema: 'failsafe'
+      })[0]
+    }
+    const { doc, text: read } = mendedDocument(piece.text, parse)
     if (doc === undefined) return []
     const where = `${file} document ${i + 1}`
     const at = (offset: number): { line: number; col: number } => {
@@ -89,8 +94,8 @@ export function parsePrecisely(
       )
       throw new InputError(`${where} (line ${line}, column ${col}): invalid YAML: ${problem}`)
     }
-    refuseWhatGoYamlRefuses(doc, piece.text, where, at)
-    const reader = new KubernetesValues(doc, piece.text, where, at, warn)
+    refuseWhatGoYamlRefuses(doc, read, where, at)
+    const reader = new KubernetesValues(doc, read, where, at, warn)
     const itemsNode = isMap(doc.contents) ? doc.contents.get('items', true) : undefined
     const lineOf = (node: unknown): number => {
       const range = (node as Node | null)?.range
