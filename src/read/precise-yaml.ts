@@ -213,9 +213,20 @@ class KubernetesValues {
     if (node === null || node === undefined) return null
     if (isAlias(node)) return this.alias(node)
     if (isScalar(node)) return this.scalar(node)
-    if (isSeq(node)) return this.within(node, () => node.items.map((item) => this.value(item)))
+    if (isSeq(node)) return this.within(node, () => node.items.map((item) => this.item(item)))
     if (isMap(node)) return this.within(node, () => this.mapping(node))
     return this.fail(node, 'invalid YAML: a node kubectl cannot read')
+  }
+
+  /** go-yaml v2 reads `[x:]` as the string "x:" where the `yaml` package reads a pair. */
+  private item(node: unknown): unknown {
+    // a pair in [ ] without { } is a mapping of one pair that starts at its key
+    if (isMap(node) && node.flow && node.items.length === 1 && this.text[node.range![0]] !== '{') {
+      const key = node.items[0]!.key
+      const glued = this.gluedKey(key)
+      if (glued !== undefined) return this.resolved(key as Scalar, glued)
+    }
+    return this.value(node)
   }
 
   private within<T>(node: Node, read: () => T): T {
@@ -299,8 +310,7 @@ class KubernetesValues {
         this.merge(pair.value, out)
         continue
       }
-      this.checkAdjacentColon(pair.key)
-      const key = this.keyOf(pair.key)
+      const key = this.gluedKey(pair.key) ?? this.keyOf(pair.key)
       if (given.has(key)) {
         const line = this.at((pair.key as Node).range?.[0] ?? 0).line
         this.warn(
@@ -314,18 +324,22 @@ class KubernetesValues {
   }
 
   /**
-   * YAML 1.2 takes a ":" right after a plain key inside [ ] or { } as a key's end; go-yaml v2 only
-   * a ":" followed by a space, so [2001:db8::] is a string for Kubernetes. Refused rather than misread.
+   * YAML 1.2 ends a plain key inside [ ] or { } at a ":" that "," "]" or "}" follows; go-yaml v2 ends
+   * a plain scalar only at a ":" that white space follows, so `[2001:db8::]` holds the string
+   * "2001:db8::" and `{x:}` the key "x:" (with no value). That string, or undefined for a key both
+   * read alike. A ":" that "[" or "{" follows go-yaml v2 refuses, and so does this.
    */
-  private checkAdjacentColon(key: unknown): void {
-    if (!isScalar(key) || key.type !== Scalar.PLAIN || !key.range) return
+  private gluedKey(key: unknown): string | undefined {
+    if (!isScalar(key) || key.type !== Scalar.PLAIN || !key.range) return undefined
     const after = this.text.slice(key.range[1]).match(/^[ \t]*:(.?)/)
-    if (after && after[1] !== undefined && after[1] !== '' && !/\s/.test(after[1])) {
+    if (!after || after[1] === undefined || after[1] === '' || /\s/.test(after[1])) return undefined
+    if (!',]}'.includes(after[1])) {
       this.fail(
         key,
-        'invalid YAML: a ":" that no space follows, inside [ ] or { }, ends a key in YAML 1.2 but not for Kubernetes (YAML 1.1); quote the value'
+        'invalid YAML: a ":" that "[" or "{" follows, inside [ ] or { }, ends a key in YAML 1.2 but not for Kubernetes (YAML 1.1), which then refuses the text; quote the value'
       )
     }
+    return this.text.slice(key.range[0], key.range[1]) + after[0].slice(0, -1)
   }
 
   /** A `<<` merge: a mapping, an alias of one, or a sequence of them (the earlier ones win). */

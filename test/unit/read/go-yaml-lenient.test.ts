@@ -16,6 +16,26 @@ async function documents(text: string): Promise<unknown[]> {
   return (await parseDocuments(text, 'f.yaml')).map((d) => d.value)
 }
 
+describe('a ":" that a flow indicator follows, inside [ ] or { }', () => {
+  it('is part of the scalar, as go-yaml v2 scans it', async () => {
+    await expect(
+      specOf('spec:\n  ips: [2001:db8::]\n  list: [a:, b, c :]\n  map: {k:, m: 1}\n')
+    ).resolves.toEqual({ ips: ['2001:db8::'], list: ['a:', 'b', 'c :'], map: { 'k:': null, m: 1 } })
+  })
+
+  it('a pair written in full stays a pair', async () => {
+    await expect(specOf('spec: [{k:}, k: 1, "q":]\n')).resolves.toEqual([
+      { 'k:': null },
+      { k: 1 },
+      { q: null }
+    ])
+  })
+
+  it('is refused where "[" or "{" follows it, as kubectl refuses it', async () => {
+    await expect(specOf('spec: {a: [x:{]}\n')).rejects.toThrow(/invalid YAML/)
+  })
+})
+
 describe('a quoted scalar whose later lines are not indented', () => {
   it('reads folded, whatever their indentation', async () => {
     await expect(
