@@ -114,8 +114,8 @@ export function parsePrecisely(
 /**
  * go-yaml v2 takes a tab for white space only inside a line, a flow collection or a scalar: one that
  * starts a line (or follows "- ") in block context it refuses ("found character that cannot start
- * any token"), where the `yaml` package reads on. It reads no explicit "?" key followed by more
- * than its line either. Both refused here, naming the line.
+ * any token"), where the `yaml` package reads on. Refused here, naming the line, as are the explicit
+ * "?" keys the two read apart (explicitKeys).
  */
 function refuseWhatGoYamlRefuses(
   doc: Document,
@@ -124,7 +124,7 @@ function refuseWhatGoYamlRefuses(
   at: (offset: number) => { line: number; col: number }
 ): void {
   // what refusedLine refuses needs a tab or a "?" at a line's start: most texts are done here
-  if (!/\t|^\s*\?/m.test(text)) return
+  if (!/\t|^[\s-]*\?/m.test(text)) return
   const exempt: [number, number][] = []
   const blocks: [number, number][] = []
   visit(doc, {
@@ -141,10 +141,12 @@ function refuseWhatGoYamlRefuses(
       if (node.flow && node.range) exempt.push([node.range[0], node.range[1]])
     }
   })
-  const [inExempt, inBlock] = [sweep(exempt), sweep(blocks)]
+  const [inExempt, inBlock, explicit] = [sweep(exempt), sweep(blocks), explicitKeys()]
   let offset = 0
   for (const line of text.split('\n')) {
-    const refused = !inExempt(offset) && refusedLine(line, inBlock(offset))
+    const refused =
+      !inExempt(offset) &&
+      (refusedLine(line, inBlock(offset)) || (!inBlock(offset) && explicit(line)))
     if (refused) {
       throw new InputError(
         `${where} (line ${at(offset).line}): invalid YAML: ${refused}, which Kubernetes's YAML reader refuses`
@@ -169,11 +171,38 @@ function sweep(ranges: [number, number][]): (offset: number) => boolean {
   }
 }
 
+/**
+ * Lines the `yaml` package reads on an explicit "? key" and go-yaml v2 refuses ("did not find
+ * expected key"): its ":" on a line of its own out of the column of the "?", and the key going on
+ * in a deeper line after a comment (which ends go-yaml v2's scalar; the `yaml` package then drops
+ * that line without an error).
+ */
+function explicitKeys(): (line: string) => string | undefined {
+  let column = -1
+  let commented = false
+  return (line) => {
+    const key = /^(?:\s*-\s+)*\s*\?(?:\s|$)/.exec(line)
+    if (key) {
+      column = key[0].lastIndexOf('?')
+      commented = /\s#/.test(line.slice(column))
+      return undefined
+    }
+    const indent = line.length - line.trimStart().length
+    const first = line.trimStart()[0]
+    if (column === -1 || first === undefined) return undefined
+    if (first === '#') commented = true
+    else if (/^ *:(?:\s|$)/.test(line) && indent !== column)
+      return 'the ":" of an explicit "?" key is not in the column of its "?"'
+    else if (indent > column && commented) return 'an explicit "?" key goes on after a comment'
+    else if (indent <= column) column = -1
+    return undefined
+  }
+}
+
 function refusedLine(line: string, inBlockScalar: boolean): string | undefined {
   if (line.startsWith('\t')) return 'a tab starts the line'
   if (inBlockScalar) return undefined
   if (/^ +\t+\S/.test(line) || /^\s*- +\t/.test(line)) return 'a tab indents the line'
-  if (/^\s*\?(?:\s|$)/.test(line)) return 'an explicit "?" key (write the key plainly)'
   return undefined
 }
 

@@ -96,3 +96,21 @@ describe('text after the root node of a document', () => {
     await expect(documents('>-# c\napiVersion: v1\nkind: Namespace\n')).resolves.toEqual([''])
   })
 })
+
+describe('an explicit "?" key', () => {
+  it('reads as its key, with or without a ":" value', async () => {
+    await expect(
+      specOf('spec:\n  ? a\n  ? b\n  : 1\n  ? c\n    d\n  : [2]\n  ? 010\n  :\n')
+    ).resolves.toEqual({ a: null, b: 1, 'c d': [2], '8': null })
+  })
+
+  it('is refused where kubectl refuses it', async () => {
+    await expect(specOf('spec:\n  ? a\n    : b\n')).rejects.toThrow(
+      /the ":" of an explicit "\?" key is not in the column of its "\?"/
+    )
+    await expect(specOf('spec:\n  ? a # c\n    b: 1\n')).rejects.toThrow(
+      /an explicit "\?" key goes on after a comment/
+    )
+    await expect(specOf('spec:\n  ? [a]\n  : c\n')).rejects.toThrow(/a key of type object/)
+  })
+})
