@@ -4,7 +4,8 @@
 // config and conformance manifests, and seeded mutations of them that put in each form the two
 // YAML versions read apart: a text both read must give the same documents, and a text kubectl
 // refuses route-gate must refuse too. What only route-gate refuses (go-yaml v2 is lenient where the
-// `yaml` package is not) is counted and printed: refused with exit 2, never misread.
+// `yaml` package is not) is printed, each with route-gate's error, and held at most at
+// REFUSED_ONLY_BY_ROUTE_GATE: refused with exit 2, never misread.
 import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -16,6 +17,13 @@ import { REPO } from '../helpers/action.ts'
 import { cachedTool, gatewayApiModules } from '../helpers/cached-tools.ts'
 
 const run = promisify(execFile)
+
+/**
+ * Texts kubectl applies that route-gate refuses (exit 2), of the seeded corpus: a root quoted scalar
+ * that "---" follows on its line, and a block scalar's "|" at the column of its key. Each is a text
+ * no user meant; fewer is progress, more a regression.
+ */
+const REFUSED_ONLY_BY_ROUTE_GATE = 2
 
 /** Each form a random edit puts in: comments, numbers, booleans, merge keys, document markers, flow
  * collections, tabs, CRLF, a byte order mark, quotes, anchors and tags. */
@@ -165,14 +173,15 @@ describe('route-gate reads YAML as kubectl does', () => {
       )
       const theirs = await kubectl(oracle, files)
       const all = [...texts, ...mutated]
-      const counts = { same: 0, bothRefuse: 0, onlyRouteGateRefuses: 0 }
+      const counts = { same: 0, bothRefuse: 0 }
+      const refusedByRouteGateOnly: string[] = []
       const misread: string[] = []
       const refusedByKubectlOnly: string[] = []
       for (const [i, text] of all.entries()) {
         const ours = await routeGate(text)
         const kube = theirs[i]!
         if ('error' in ours && 'error' in kube) counts.bothRefuse++
-        else if ('error' in ours) counts.onlyRouteGateRefuses++
+        else if ('error' in ours) refusedByRouteGateOnly.push(`${files[i]}: ${ours.error}`)
         else if ('error' in kube) refusedByKubectlOnly.push(`${files[i]}: ${kube.error}`)
         else if (
           JSON.stringify(canonical(ours.documents)) === JSON.stringify(canonical(kube.documents))
@@ -181,10 +190,11 @@ describe('route-gate reads YAML as kubectl does', () => {
         else misread.push(files[i]!)
       }
       console.log(
-        `kubectl-yaml differential: ${texts.length} files and ${mutated.length} mutations; ${counts.same} read alike, ${counts.bothRefuse} refused by both, ${counts.onlyRouteGateRefuses} refused by route-gate only (exit 2), ${misread.length} read differently, ${refusedByKubectlOnly.length} refused by kubectl only`
+        `kubectl-yaml differential: ${texts.length} files and ${mutated.length} mutations; ${counts.same} read alike, ${counts.bothRefuse} refused by both, ${refusedByRouteGateOnly.length} refused by route-gate only (exit 2), ${misread.length} read differently, ${refusedByKubectlOnly.length} refused by kubectl only${refusedByRouteGateOnly.map((r) => `\n  refused by route-gate only: ${r}`).join('')}`
       )
       expect(misread).toEqual([])
       expect(refusedByKubectlOnly).toEqual([])
+      expect(refusedByRouteGateOnly.length).toBeLessThanOrEqual(REFUSED_ONLY_BY_ROUTE_GATE)
       // the corpus is read, not refused: the real files all read alike
       expect(counts.same).toBeGreaterThan(texts.length)
     }
