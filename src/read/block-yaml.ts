@@ -442,7 +442,8 @@ function readFlowScalar(text: string, at: number): { value: unknown; end: number
   if (text[at] === '"' || text[at] === "'") return readQuoted(text, at) ?? decline()
   const match = /^[^,:[\]{}#]*/.exec(text.slice(at))!
   const plain = match[0].trimEnd()
-  if (plain === '') decline()
+  // go-yaml v2 ends a plain scalar at a "?" inside [ ] or { }: the precise reader's to refuse
+  if (plain === '' || plain.includes('?')) decline()
   return { value: resolvePlain(plain), end: at + match[0].length }
 }
 

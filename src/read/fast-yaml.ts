@@ -3,7 +3,14 @@
 // every manifest and dump that is valid YAML (loaded only for what the line reader, block-yaml.ts,
 // declines); the `yaml` package (precise-yaml.ts, loaded only then)
 // reads what this refuses, to word the error with its line and column, at several times the cost.
-import { constructFromEvents, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml'
+import {
+  COLLECTION_STYLE,
+  constructFromEvents,
+  EVENT_ID,
+  parseEvents,
+  SCALAR_STYLE,
+  type Event
+} from 'js-yaml'
 import { lineIndex } from './parsed-document.ts'
 import type { ParsedDocument } from './parsed-document.ts'
 import { readsAlike, SLASH_ESCAPE } from './block-yaml.ts'
@@ -16,6 +23,8 @@ interface Shape {
 /** An open mapping or sequence: a mapping's children alternate key, value. */
 interface Open {
   mapping: boolean
+  /** in [ ] or { }, where go-yaml v2 ends a plain scalar at a "?" */
+  flow: boolean
   children: number
   /** the sequence that is the value of the root mapping's `items` */
   items: boolean
@@ -58,15 +67,36 @@ const SPLITS_OTHERWISE = /^(?:\.\.\.|---[ \t]*[^\s#])/m
 
 /**
  * A ":" before a flow indicator (a key's end for YAML 1.2, part of a scalar for go-yaml v2), a tab
- * in a line's indentation or after "- ", or an explicit "?" key: the precise reader's to refuse.
+ * in a line's indentation or after "- ", an explicit "?" key, or a block scalar's header starting
+ * a line (a root block scalar, whose content go-yaml v2 wants indented): the precise reader's.
  */
-const READ_APART = /:[,\]}]|^ *\t|^\s*- +\t|^\s*\?(?:\s|$)/m
+const READ_APART = /:[,[\]{}]|^ *\t|^\s*- +\t|^\s*\?(?:\s|$)|^[|>]/m
 
-/** A plain scalar YAML 1.1 reads otherwise, or a double-quoted "\/" that go-yaml v2 refuses. */
-function readsAsKubernetes(event: Event & { type: typeof EVENT_ID.SCALAR }, text: string): boolean {
+/** go-yaml v2's anchor and alias names: it refuses any other character in one. */
+const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/
+
+/**
+ * Not a plain scalar YAML 1.1 reads otherwise (or, in [ ] or { }, holding a "?"), a double-quoted
+ * "\/" that go-yaml v2 refuses, or an anchor name it refuses.
+ */
+function readsAsKubernetes(
+  event: Event & { type: typeof EVENT_ID.SCALAR },
+  text: string,
+  inFlow: boolean
+): boolean {
   const raw = text.slice(event.valueStart, event.valueEnd)
-  if (event.style === SCALAR_STYLE.PLAIN) return readsAlike(raw)
+  if (!anchorReadsAlike(event, text)) return false
+  if (event.style === SCALAR_STYLE.PLAIN) return readsAlike(raw) && !(inFlow && raw.includes('?'))
   return event.style !== SCALAR_STYLE.DOUBLE_QUOTED || !SLASH_ESCAPE.test(raw)
+}
+
+function anchorReadsAlike(
+  event: { anchorStart: number; anchorEnd: number },
+  text: string
+): boolean {
+  return (
+    event.anchorStart === -1 || ANCHOR_NAME.test(text.slice(event.anchorStart, event.anchorEnd))
+  )
 }
 
 /**
@@ -92,8 +122,10 @@ function documentShapes(events: Event[], text: string): Shape[] | undefined {
         const mapping = event.type === EVENT_ID.MAPPING
         if (top === undefined) current.start = event.start
         else if (top.items) current.items.push(event.start)
+        if (!anchorReadsAlike(event, text)) return undefined
         open.push({
           mapping,
+          flow: event.style === COLLECTION_STYLE.FLOW,
           children: 0,
           items: !mapping && open.length === 1 && top?.mapping === true && lastRootKey === 'items'
         })
@@ -101,7 +133,7 @@ function documentShapes(events: Event[], text: string): Shape[] | undefined {
         break
       }
       case EVENT_ID.SCALAR:
-        if (!readsAsKubernetes(event, text)) return undefined
+        if (!readsAsKubernetes(event, text, top?.flow === true)) return undefined
         if (top === undefined) current.start = event.valueStart
         else if (top.items) current.items.push(event.valueStart)
         else if (top.mapping && top.children % 2 === 0) {

@@ -209,6 +209,8 @@ function refusedLine(line: string, inBlockScalar: boolean): string | undefined {
 /** The nodes of one document given the values go-yaml v2 and sigs.k8s.io/yaml give them. */
 class KubernetesValues {
   private aliases = 0
+  /** how many [ ] or { } the node being read is in */
+  private flowDepth = 0
   private readonly open = new Set<Node>()
   private readonly doc: Document
   private readonly text: string
@@ -240,6 +242,7 @@ class KubernetesValues {
 
   value(node: unknown): unknown {
     if (node === null || node === undefined) return null
+    this.checkAnchor(node as Node)
     if (isAlias(node)) return this.alias(node)
     if (isScalar(node)) return this.scalar(node)
     if (isSeq(node)) return this.within(node, () => node.items.map((item) => this.item(item)))
@@ -258,12 +261,25 @@ class KubernetesValues {
     return this.value(node)
   }
 
+  /** go-yaml v2 takes only letters, digits, "_" and "-" in an anchor's or an alias's name. */
+  private checkAnchor(node: Node): void {
+    const name = isAlias(node) ? node.source : node.anchor
+    if (name !== undefined && !/^[0-9A-Za-z_-]+$/.test(name))
+      this.fail(
+        node,
+        `invalid YAML: the anchor name "${truncate(stripControl(name), 40)}" holds a character Kubernetes's YAML reader refuses`
+      )
+  }
+
   private within<T>(node: Node, read: () => T): T {
+    const flow = (node as { flow?: boolean }).flow === true
     this.open.add(node)
+    if (flow) this.flowDepth++
     try {
       return read()
     } finally {
       this.open.delete(node)
+      if (flow) this.flowDepth--
     }
   }
 
@@ -280,6 +296,11 @@ class KubernetesValues {
 
   private scalar(node: Scalar): unknown {
     if (node.type === Scalar.QUOTE_DOUBLE) this.checkEscapes(node)
+    if (this.flowDepth > 0 && node.type === Scalar.PLAIN && String(node.source).includes('?'))
+      this.fail(
+        node,
+        'invalid YAML: a "?" ends a plain scalar inside [ ] or { } for Kubernetes (YAML 1.1), which then refuses the text; quote the value'
+      )
     const text = String(node.type === Scalar.PLAIN ? (node.source ?? node.value) : node.value)
     const tag = node.tag?.replace(/^tag:yaml\.org,2002:/, '!!')
     if (tag === '!!str') return text

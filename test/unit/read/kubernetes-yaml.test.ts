@@ -2,7 +2,7 @@
 // readers takes the text: the values below are what kubectl v1.35 sends for each text (checked
 // against the real decoder by test/integration/kubectl-yaml.test.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseManifestText } from '../../../src/read/manifests.ts'
+import { parseDocuments, parseManifestText } from '../../../src/read/manifests.ts'
 import { readsAlike } from '../../../src/read/block-yaml.ts'
 import { resolveKubernetes } from '../../../src/read/yaml11.ts'
 
@@ -92,6 +92,23 @@ describe('YAML 1.1 scalars, as Kubernetes reads them', () => {
     await expect(specOf('spec: {a: .inf}\n')).rejects.toThrow(/\.inf is not a number JSON can hold/)
     await expect(specOf('spec: {~: a}\n')).rejects.toThrow(/a key of type null/)
     await expect(specOf('spec: &s {a: *s}\n')).rejects.toThrow(/contains itself/)
+  })
+
+  it('refuses, whichever reader takes the text, what go-yaml v2 scans otherwise', async () => {
+    // a "?" ends a plain scalar inside [ ] or { }, and a ":" that "[" follows does not end a key
+    await expect(specOf('spec: [a?b]\n')).rejects.toThrow(/a "\?" ends a plain scalar/)
+    await expect(specOf('spec: {a: b?}\n')).rejects.toThrow(/a "\?" ends a plain scalar/)
+    await expect(specOf('spec: [x:[1]]\n')).rejects.toThrow(/a ":" that "\[" or "\{" follows/)
+    // an anchor's name is letters, digits, "_" and "-"
+    await expect(specOf('spec: {a: &a.b 1}\n')).rejects.toThrow(/the anchor name "a\.b"/)
+    await expect(specOf('spec: &ok-1_x {a: 1}\nb: *ok-1_x\n')).resolves.toEqual({ a: 1 })
+    // outside [ ] and { }, or quoted, a "?" is text
+    await expect(specOf('spec: {a: "[x?]"}\nb: x?\n')).resolves.toEqual({ a: '[x?]' })
+  })
+
+  it('a root block scalar whose content starts its lines is empty, as go-yaml v2 reads it', async () => {
+    const [doc] = await parseDocuments('|\nfoo\n', 'f.yaml')
+    expect(doc?.value).toBe('')
   })
 
   it('an explicit tag types a quoted scalar too', async () => {
