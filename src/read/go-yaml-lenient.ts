@@ -30,6 +30,7 @@ function mend(text: string, doc: Document): string | undefined {
   if (error.message.startsWith('Comments must be separated')) return spacedComment(text, at)
   if (error.message.startsWith('Missing closing')) return indentedQuote(text, openingQuote(doc, at))
   if (error.code === 'UNEXPECTED_TOKEN') return beforeRootsEnd(text, doc, at)
+  if (error.code === 'MULTILINE_IMPLICIT_KEY') return indentedBlockHeader(text, at)
   return undefined
 }
 
@@ -66,6 +67,25 @@ function indentedQuote(text: string, at: number | undefined): string | undefined
   const pad = ' '.repeat(column + 1)
   const body = lines.map((line, i) => (i === 0 || line.trim() === '' ? line : pad + line))
   return text.slice(0, at) + body.join('\n') + text.slice(end)
+}
+
+/**
+ * go-yaml v2 takes a block scalar's "|" or ">" on the line after its key in the key's column (its
+ * content indented deeper); the `yaml` package wants the header indented past the key. One space
+ * before the header: the content's indentation is counted from the key's, so it reads the same.
+ * Only in the column of the key whose value it is: anywhere else go-yaml v2 refuses it too.
+ */
+function indentedBlockHeader(text: string, at: number): string | undefined {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1
+  if (!/^[|>]/.test(text.slice(at, at + 1)) || text.slice(lineStart, at).trim() !== '') {
+    return undefined
+  }
+  // the key line: the last one before the header that is not blank or a comment
+  const before = text.slice(0, lineStart).split('\n').reverse()
+  const keyLine = before.find((line) => !/^\s*(?:#.*)?\r?$/.test(line))
+  const key = keyLine && /^((?:[ ]*-[ ]+)*[ ]*)[^\s#][^#]*:[ \t]*(?:#.*)?\r?$/.exec(keyLine)
+  if (!key || key[1]!.length !== at - lineStart) return undefined
+  return `${text.slice(0, at)} ${text.slice(at)}`
 }
 
 /** Where the quoted scalar that the `yaml` package found unclosed at `end` opens. */

@@ -52,6 +52,21 @@ describe('a quoted scalar whose later lines are not indented', () => {
   })
 })
 
+describe("a block scalar's header in the column of its key", () => {
+  it('reads the block scalar, its content counted from the key', async () => {
+    await expect(
+      specOf(
+        'spec:\n  a:\n  # c\n  |  # c\n    t\n  b: # c\n  |2\n     u\n  c:\n  - d:\n    >-\n     v\n'
+      )
+    ).resolves.toEqual({ a: 't\n', b: ' u\n', c: [{ d: 'v' }] })
+  })
+
+  it('is refused out of that column or after a value, as kubectl refuses it', async () => {
+    await expect(specOf('spec:\n  a:\n|\n    t\n')).rejects.toThrow(/invalid YAML/)
+    await expect(specOf('spec:\n  a: 1\n  |\n    t\n')).rejects.toThrow(/invalid YAML/)
+  })
+})
+
 describe('a "#" right after a token', () => {
   it('starts a comment after "]", "}", ",", a closing quote or a block header', async () => {
     await expect(
