@@ -3,10 +3,12 @@
 // follows one rule of go-yaml v2's scanner or parser, and changes only what that reader never looks
 // at: white space a quoted scalar folds away, a comment's first character, text after the document's
 // root. Loaded only with the precise reader (precise-yaml.ts), only for a text it finds an error in.
-import { isCollection, isScalar, Scalar, visit, type Document } from 'yaml'
+import { isCollection, isScalar, Scalar, visit, type Document, type YAMLError } from 'yaml'
 
-// each mending removes one error and the text is parsed again: a bound on what a text may cost
-const MAX_MENDINGS = 200
+// The text is parsed again after each mending, and a parse of the `yaml` package is slow (tens of
+// milliseconds for a few thousand lines): a text may cost at most this many parses more. Comments
+// are mended all at once, so a file full of them costs one.
+const MAX_MENDINGS = 16
 
 /** A text's first document, parsed again after each mending until it has no error it can mend. */
 export function mendedDocument(
@@ -27,26 +29,39 @@ function mend(text: string, doc: Document): string | undefined {
   const error = doc.errors[0]
   if (error === undefined) return unindentedBlockRoot(text, doc)
   const at = error.pos[0]
-  if (error.message.startsWith('Comments must be separated')) return spacedComment(text, at)
+  if (isCommentError(error)) return spacedComments(text, doc.errors)
   if (error.message.startsWith('Missing closing')) return indentedQuote(text, openingQuote(doc, at))
   if (error.code === 'UNEXPECTED_TOKEN') return beforeRootsEnd(text, doc, at)
   if (error.code === 'MULTILINE_IMPLICIT_KEY') return indentedBlockHeader(text, at)
   return undefined
 }
 
+function isCommentError(error: YAMLError): boolean {
+  return error.message.startsWith('Comments must be separated')
+}
+
 /**
- * go-yaml v2 starts a comment at a "#" wherever a token may start: right after "]", "}", ",", a
- * closing quote or a block scalar's header, with no space before it. The "#" and the character
- * after it become " #", so that the text keeps its length and each line its columns; a comment's
- * text is never read. An anchor or a tag that runs into a "#" go-yaml v2 refuses: not mended.
+ * Each "#" of the errors up to the first of another kind: the `yaml` package reads on after such a
+ * "#" as after any comment, so they are all what they seem. go-yaml v2 starts a comment at a "#"
+ * wherever a token may start: right after "]", "}", ",", a closing quote or a block scalar's
+ * header, with no space before it. The "#" and the character after it become " #", so that the text
+ * keeps its length and each line its columns; a comment's text is never read. An anchor or a tag
+ * that runs into a "#" go-yaml v2 refuses: not mended.
  */
-function spacedComment(text: string, at: number): string | undefined {
-  if (text[at] !== '#') return undefined
-  const line = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
-  if (!/[\]},"']$|[|>][-+1-9]{0,2}$/.test(line) || /[&!][^\s]*$/.test(line)) return undefined
-  const next = text[at + 1]
-  const swapped = next === undefined || next === '\n' || next === '\r' ? ' ' : ' #'
-  return text.slice(0, at) + swapped + text.slice(at + swapped.length)
+function spacedComments(text: string, errors: YAMLError[]): string | undefined {
+  const pieces: string[] = []
+  let done = 0
+  for (const error of errors) {
+    const at = error.pos[0]
+    const line = text.slice(text.lastIndexOf('\n', at - 1) + 1, at)
+    if (!isCommentError(error) || text[at] !== '#' || at < done) break
+    if (!/[\]},"']$|[|>][-+1-9]{0,2}$/.test(line) || /[&!][^\s]*$/.test(line)) break
+    const next = text[at + 1]
+    const swapped = next === undefined || next === '\n' || next === '\r' ? ' ' : ' #'
+    pieces.push(text.slice(done, at), swapped)
+    done = at + swapped.length
+  }
+  return pieces.length === 0 ? undefined : pieces.join('') + text.slice(done)
 }
 
 // a document marker at a line's start: inside a quoted scalar go-yaml v2 refuses it

@@ -129,3 +129,19 @@ describe('an explicit "?" key', () => {
     await expect(specOf('spec:\n  ? [a]\n  : c\n')).rejects.toThrow(/a key of type object/)
   })
 })
+
+describe('what mending may cost', () => {
+  it('mends every "#" of a text in one pass', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `  k${i}: [${i}]# c`)
+    const spec = (await specOf(`spec:\n${lines.join('\n')}\n`)) as Record<string, unknown>
+    expect(Object.keys(spec)).toHaveLength(3000)
+    expect(spec.k2999).toEqual([2999])
+  })
+
+  it('parses a text again at most 16 times: past that, it refuses (exit 2), never misreads', async () => {
+    const quotes = (n: number) =>
+      Array.from({ length: n }, (_, i) => `  k${i}: "two\nlines"`).join('\n')
+    await expect(specOf(`spec:\n${quotes(16)}\n`)).resolves.toHaveProperty('k15', 'two lines')
+    await expect(specOf(`spec:\n${quotes(17)}\n`)).rejects.toThrow(/Missing closing "quote/)
+  })
+})
