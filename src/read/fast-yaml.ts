@@ -61,9 +61,10 @@ export function parseYaml(text: string): ParsedDocument[] | undefined {
 
 /**
  * kubectl splits documents at lines that start with "---" and reads one document between two: a
- * document after "..." without "---", or text after "---" on its line, is the precise reader's.
+ * document after "..." without "---", text after "---" on its line, "---#" glued, and a byte order
+ * mark (go-yaml drops up to two at a document's start, js-yaml one) are the precise reader's.
  */
-const SPLITS_OTHERWISE = /^(?:\.\.\.|---[ \t]*[^\s#])/m
+const SPLITS_OTHERWISE = /^(?:\.\.\.|---[ \t]*[^\s#]|---#)|\ufeff/m
 
 /**
  * A ":" before a flow indicator (a key's end for YAML 1.2, part of a scalar for go-yaml v2), a tab

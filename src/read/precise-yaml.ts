@@ -36,6 +36,8 @@ interface Piece {
   text: string
   /** 0-based line of the file where the piece starts */
   line: number
+  /** opened by a separator line, which YAMLReader keeps in a document it has read nothing of */
+  opened?: boolean
 }
 
 /** The file split as apimachinery's YAMLReader splits it. */
@@ -43,19 +45,50 @@ function pieces(text: string, file: string): Piece[] {
   const lines = text.split('\n')
   const out: Piece[] = []
   let start = 0
+  let opened = false
   for (const [i, line] of lines.entries()) {
     if (!line.startsWith('---')) continue
+    // a separator that opens a document (nothing read since the last) stays in it for go-yaml,
+    // which reads "---#" glued as text, not as a marker and a comment
+    if (i === start && line.startsWith('---#')) {
+      throw new InputError(
+        `${file} (line ${i + 1}): invalid YAML: "---#" opening a document is text for kubectl, not a separator and a comment; put a space after "---"`
+      )
+    }
     const rest = line.slice(3).trim()
     if (rest !== '' && !rest.startsWith('#')) {
       throw new InputError(
         `${file} (line ${i + 1}): invalid YAML: only a comment may follow "---" on its line, as kubectl reads it; found "${rest.slice(0, 40)}"`
       )
     }
-    out.push({ text: lines.slice(start, i).join('\n'), line: start })
+    out.push({ text: lines.slice(start, i).join('\n'), line: start, opened })
+    opened = i === start
     start = i + 1
   }
-  out.push({ text: lines.slice(start).join('\n'), line: start })
-  return out.filter((p) => p.text.trim() !== '')
+  out.push({ text: lines.slice(start).join('\n'), line: start, opened })
+  return out.filter((p) => p.text.trim() !== '').map((p) => withoutByteOrderMarks(p, file))
+}
+
+/**
+ * kubectl reads a document without up to two byte order marks at its start; the `yaml` package
+ * drops one. A third stays part of the text for kubectl, which this reader could not keep: refused.
+ * A document that opens with "..." (comments aside, and no kept separator before it) is go-yaml's
+ * "did not find expected node content".
+ */
+function withoutByteOrderMarks(piece: Piece, file: string): Piece {
+  const text = piece.text.replace(/^\ufeff{1,2}/, '')
+  if (text.startsWith('\ufeff')) {
+    throw new InputError(
+      `${file} (line ${piece.line + 1}): invalid YAML: three byte order marks open a document; kubectl would read the third as text`
+    )
+  }
+  const opening = /^(?:\s*(?:#.*)?\n)*(.*)/.exec(text)?.[1] ?? ''
+  if (piece.opened !== true && /^\.\.\.(?:\s|$)/.test(opening)) {
+    throw new InputError(
+      `${file} (line ${piece.line + 1}): invalid YAML: a document that opens with "...", which kubectl refuses`
+    )
+  }
+  return { ...piece, text }
 }
 
 /** Every document of `text`; the first error of any is an InputError naming `file` and its line. */

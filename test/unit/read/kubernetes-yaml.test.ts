@@ -119,3 +119,34 @@ describe('YAML 1.1 scalars, as Kubernetes reads them', () => {
     await expect(specOf('spec: {a: !!int "x"}\n')).rejects.toThrow(/cannot read "x" as !!int/)
   })
 })
+
+describe("byte order marks and document markers, as kubectl's YAMLReader and go-yaml v2 read them", () => {
+  const BOM = '\ufeff'
+  const values = async (text: string): Promise<unknown[]> =>
+    (await parseDocuments(text, 'f.yaml')).map((doc) => doc.value).filter((v) => v !== null)
+
+  it.each([
+    ['one before a later document', `a: 1\n---\n${BOM}b: 2\n`, [{ a: 1 }, { b: 2 }]],
+    ['two at the start', `${BOM}${BOM}a: 1\n`, [{ a: 1 }]],
+    ['two before a later document', `a: 1\n---\n${BOM}${BOM}b: 2\n`, [{ a: 1 }, { b: 2 }]],
+    ['inside a line: part of the key', `a: 1\n${BOM}b: 2\n`, [{ a: 1, [`${BOM}b`]: 2 }]],
+    ['a separator kept before "..."', '---\n...\n', []],
+    ['"---#" after a blank line: a separator', '\n---#c\na: 1\n', [{ a: 1 }]],
+    ['"--- #" opening the file', '--- #c\na: 1\n', [{ a: 1 }]]
+  ])('%s', async (_name, text, expected) => {
+    expect(await values(text)).toEqual(expected)
+  })
+
+  it.each([
+    ['three at the start', `${BOM}${BOM}${BOM}a: 1\n`, 'three byte order marks open a document'],
+    ['"---#" opening the file', '---#c\na: 1\n', '"---#" opening a document is text for kubectl'],
+    ['a lone "..."', '# c\n...\n', 'a document that opens with "...", which kubectl refuses'],
+    [
+      '"..." after a separator that ended a document',
+      'a: 1\n---\n...\n',
+      'a document that opens with "..."'
+    ]
+  ])('refused where kubectl refuses: %s', async (_name, text, problem) => {
+    await expect(parseDocuments(text, 'f.yaml')).rejects.toThrow(problem)
+  })
+})
