@@ -17,7 +17,7 @@ import { checkRegularFile } from '../read/files.ts'
 import { CredentialCommand, ExecPlugin, PluginFailure, type ExecCluster } from './exec-plugin.ts'
 import type { KubeCluster, KubeUser } from './kubeconfig-text.ts'
 import type { LoadedKubeConfig } from './kubeconfig.ts'
-import { usesTls } from './kubeconfig-usable.ts'
+import { hasOwnCredentials, usesTls } from './kubeconfig-usable.ts'
 import { MIN_SECRET_LENGTH, withoutUserinfo } from './secrets.ts'
 
 /** Puts the context's TLS material and credentials on a request's options. */
@@ -190,13 +190,7 @@ function credentialSource(loaded: LoadedKubeConfig, cluster: string): Source | u
   const { user } = loaded
   const provider = user.authProvider as
     { name?: unknown; config?: Record<string, unknown> } | undefined
-  // client-go's HasTokenAuth, HasBasicAuth and HasCertAuth
-  const ownCredentials =
-    user.token !== undefined ||
-    user.tokenFile !== undefined ||
-    user.username !== undefined ||
-    ((user.certFile ?? user.certData) !== undefined && (user.keyFile ?? user.keyData) !== undefined)
-  const exec = ownCredentials ? undefined : user.exec
+  const exec = hasOwnCredentials(user) ? undefined : user.exec
   if (exec)
     return commandSource(
       new ExecPlugin(exec, { cluster: execCluster(loaded) }),

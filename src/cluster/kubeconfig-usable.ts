@@ -115,6 +115,21 @@ function providerProblems(user: KubeUser): string[] {
 }
 
 /**
+ * client-go's HasTokenAuth, HasBasicAuth and HasCertAuth: a user with any of them never runs its
+ * exec plugin.
+ */
+export function hasOwnCredentials(user: KubeUser): boolean {
+  const cert = (user.certFile ?? user.certData) !== undefined
+  const key = (user.keyFile ?? user.keyData) !== undefined
+  return (
+    user.token !== undefined ||
+    user.tokenFile !== undefined ||
+    user.username !== undefined ||
+    (cert && key)
+  )
+}
+
+/**
  * client-go's canIdentifyUser: without one of these kubectl prompts for a username and password (a
  * password alone identifies no one).
  */

@@ -96,6 +96,16 @@ export function makePki(): TestPki {
   }
 }
 
+/**
+ * An oidc id-token whose exp is 2100-01-01: client-go's and client-node's oidc providers send it as
+ * it is, without a refresh (neither checks the signature).
+ */
+export function unexpiredIdToken(): string {
+  const segment = (value: unknown): string =>
+    Buffer.from(JSON.stringify(value)).toString('base64url')
+  return `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+}
+
 let made: TestPki | undefined
 
 /** One PKI for the whole test process: openssl runs once. */

@@ -14,6 +14,7 @@ import { runCli } from '../helpers/action.ts'
 import { cachedTool } from '../helpers/cached-tools.ts'
 import {
   makePki,
+  unexpiredIdToken,
   startRecordingServer,
   type RecordingServer,
   type Seen,
@@ -77,9 +78,7 @@ const exec = (lines: string[], version = 'client.authentication.k8s.io/v1'): str
   ...lines.map((l) => `  ${l}`)
 ]
 
-// a JWT whose exp is 2100-01-01: both oidc providers send it as it is, without a refresh
-const segment = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url')
-const ID_TOKEN = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+const ID_TOKEN = unexpiredIdToken()
 
 const CASES: Case[] = [
   { name: 'an inline token', config: config(CA, TOKEN), kubectl: 'sends' },

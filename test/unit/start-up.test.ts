@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { unexpiredIdToken } from '../helpers/recording-server.ts'
 
 import { compileCacheDir, MIN_NODE, nodeTooOld } from '../../src/runtime/start-up.ts'
 import { REPO, runAction, runCli } from '../helpers/action.ts'
@@ -255,9 +256,7 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
       const token = await gate(['token: fake-token-123'])
       expect(token.code).toBe(3)
       expect(await holding(token.files, '"KubeConfig"')).toEqual([])
-      const segment = (value: unknown): string =>
-        Buffer.from(JSON.stringify(value)).toString('base64url')
-      const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+      const idToken = unexpiredIdToken()
       const provider = await gate([
         'auth-provider:',
         '  name: oidc',

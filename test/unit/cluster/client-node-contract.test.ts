@@ -10,12 +10,11 @@
 import https from 'node:https'
 import { KubeConfig } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
+import { unexpiredIdToken } from '../../helpers/recording-server.ts'
 
 describe('client-node: auth-providers', () => {
   it("loadFromClusterAndUser + applyToHTTPSOptions: oidc's id-token in headers.Authorization", async () => {
-    const segment = (value: unknown): string =>
-      Buffer.from(JSON.stringify(value)).toString('base64url')
-    const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+    const idToken = unexpiredIdToken()
     const own = new KubeConfig()
     own.loadFromClusterAndUser(
       { name: 'x', server: 'https://credentials.invalid', skipTLSVerify: false },

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { unexpiredIdToken } from '../../helpers/recording-server.ts'
 import { connect } from '../../../src/cluster/connect.ts'
 import type { Applied } from '../../../src/cluster/credentials.ts'
 import { maskRawSecrets, maskUsers, withoutUserinfo } from '../../../src/cluster/secrets.ts'
@@ -153,9 +154,7 @@ describe('credential commands', () => {
   })
 
   it("the oidc auth-provider's unexpired id-token is carried and masked", async () => {
-    const segment = (value: unknown): string =>
-      Buffer.from(JSON.stringify(value)).toString('base64url')
-    const idToken = `${segment({ alg: 'RS256' })}.${segment({ exp: 4102444800 })}.c2lnbmF0dXJl`
+    const idToken = unexpiredIdToken()
     const masked: string[] = []
     const kubeconfig = withUser(fake, [
       'auth-provider:',
