@@ -98,9 +98,7 @@ describe('reportForOutput', () => {
 
   it('handles 5,000 Routes within the 1 MB output limit', () => {
     const report = mixedReport(2500, 2500)
-    const started = performance.now()
     const json = reportForOutput(report, 1_000_000)
-    expect(performance.now() - started).toBeLessThan(5000)
     expect(json.length).toBeLessThanOrEqual(1_000_000)
     const cut = parse(json)
     // not even the failures all fit: ready Routes went first, then failures from the end
