@@ -453,9 +453,11 @@ function skipSpaces(text: string, at: number): number {
   return at
 }
 
-// 1.1's booleans, its infinities, a leading zero or base prefix, an underscore in a number, a merge key
+// 1.1's booleans, its infinities, a number with a leading zero or base prefix, an underscore in a
+// number, a merge key. A leading zero matters only where go-yaml v2 could read a number (strconv's
+// base prefixes, digits, a fraction, an exponent): "0fa3e8b-05fb-…", a uid, is text to both.
 const DIFFERS =
-  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<)$|^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$|^[-+]?0[0-9a-zA-Z_]|^[-+.]?[0-9][^\s]*_/
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<)$|^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$|^[-+]?0(?:[xX][0-9a-fA-F_]*|[oObB][0-9_]*|[0-9_]+(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]*)?|[eE][-+]?[0-9_]*)$|^[-+.]?[0-9][^\s]*_/
 
 /** Whether YAML 1.2's core schema reads this plain scalar (or key) as Kubernetes does. */
 export function readsAlike(text: string): boolean {
