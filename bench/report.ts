@@ -87,7 +87,7 @@ export function offlineBudgets(commands: CommandStartupResult): Budget[] {
         measured: ms(median(samples)),
         peer: `${ms(kubectlVersion)} (kubectl version --client)`,
         ratio: value,
-        limit: `≤ ${limit.toFixed(1)}×`,
+        limit: `≤ ${limit.toFixed(2)}×`,
         ok: value <= limit
       })
     }
@@ -129,7 +129,7 @@ export function checkBudgets(r: Omit<Results, 'budgets'>): Budget[] {
       measured: unit(gate),
       peer: `${unit(peer)} (${peerName})`,
       ratio: value,
-      limit: `≤ ${limit.toFixed(1)}×`,
+      limit: `≤ ${limit.toFixed(2)}×`,
       ok: value <= limit
     })
   }
