@@ -26,6 +26,24 @@ const run = promisify(execFile)
  */
 const REFUSED_ONLY_BY_ROUTE_GATE = 2
 
+/**
+ * Plain scalars with a leading zero, each as a uid and a value of its own: where the fast readers
+ * stop declining them (a uid is text to both schemas) and where they must (a number go-yaml v2 reads).
+ */
+const LEADING_ZEROS = [
+  '0fa3e8b6-05fb-45d8-b58d-a0e1d72d5b61',
+  '0123e456-1111-2222-3333-444455556666',
+  '0e5',
+  '012.5',
+  '09',
+  '0_1',
+  '0x1f',
+  '-012'
+]
+
+const leadingZeroText = (scalar: string): string =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  uid: ${scalar}\ndata:\n  k: ${scalar}\n`
+
 /** Each form a random edit puts in: comments, numbers, booleans, merge keys, document markers, flow
  * collections, tabs, CRLF, a byte order mark, quotes, anchors and tags. */
 const PIECES = [
@@ -164,16 +182,16 @@ describe('route-gate reads YAML as kubectl does', () => {
       ]
       const texts = await Promise.all(corpus.map((f) => readFile(f, 'utf8')))
       const mutated = mutations(texts, 8)
+      const all = [...texts, ...mutated, ...LEADING_ZEROS.map(leadingZeroText)]
       const dir = await mkdtemp(path.join(os.tmpdir(), 'route-gate-kubectl-yaml-'))
       const files = await Promise.all(
-        [...texts, ...mutated].map(async (text, i) => {
+        all.map(async (text, i) => {
           const file = path.join(dir, `t${i}.yaml`)
           await writeFile(file, text)
           return file
         })
       )
       const theirs = await kubectl(oracle, files)
-      const all = [...texts, ...mutated]
       const counts = { same: 0, bothRefuse: 0 }
       const refusedByRouteGateOnly: string[] = []
       const misread: string[] = []
@@ -191,7 +209,7 @@ describe('route-gate reads YAML as kubectl does', () => {
         else misread.push(files[i]!)
       }
       console.log(
-        `kubectl-yaml differential: ${texts.length} files and ${mutated.length} mutations; ${counts.same} read alike, ${counts.bothRefuse} refused by both, ${refusedByRouteGateOnly.length} refused by route-gate only (exit 2), ${misread.length} read differently, ${refusedByKubectlOnly.length} refused by kubectl only${refusedByRouteGateOnly.map((r) => `\n  refused by route-gate only: ${r}`).join('')}`
+        `kubectl-yaml differential: ${texts.length} files, ${mutated.length} mutations and ${LEADING_ZEROS.length} leading zeros; ${counts.same} read alike, ${counts.bothRefuse} refused by both, ${refusedByRouteGateOnly.length} refused by route-gate only (exit 2), ${misread.length} read differently, ${refusedByKubectlOnly.length} refused by kubectl only${refusedByRouteGateOnly.map((r) => `\n  refused by route-gate only: ${r}`).join('')}`
       )
       expect(misread).toEqual([])
       expect(refusedByKubectlOnly).toEqual([])
