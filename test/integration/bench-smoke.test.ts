@@ -41,7 +41,7 @@ describe('npm run bench -- --smoke', () => {
         expect(results.commands.routeGateMs[name][cache]).toHaveLength(1)
         const budget = results.budgets.find((b) => b.name.startsWith(`${name}, ${cache} compile`))
         expect(budget?.ratio, `${name} ${cache}`).toBeGreaterThan(0)
-        expect(budget?.limit).toBe(name.startsWith('snapshot') ? '≤ 1.5×' : '≤ 1.0×')
+        expect(budget?.limit).toBe(name.startsWith('snapshot') ? '≤ 1.50×' : '≤ 1.00×')
       }
     }
     for (const name of [
