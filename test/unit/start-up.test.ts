@@ -181,7 +181,9 @@ process.on('exit', () => { for (const m of process.moduleLoadList) process.stder
       // what Node's ESM facade of node:util loads: the bundle takes built-ins without it
       'NativeModule worker_threads',
       // which brings readline, REPL history and file watchers: files are read with the callback API
-      'NativeModule fs/promises'
+      'NativeModule fs/promises',
+      // about 3 ms of compiling Node's own code: only a written output needs a random name
+      'NativeModule crypto'
     ]
   }
 
