@@ -18,10 +18,10 @@ import type { Grant } from '../rules/references.ts'
 import { canSee, findService, namesIn, servicePortsOf } from '../rules/world.ts'
 import { nameIndexIn, objectsIn } from '../model/object-index.ts'
 import { blindSpots, describeServicePort } from '../wording/objects.ts'
-import { yamlScalar } from './yaml.ts'
+import { createFix } from './fixes.ts'
 import type { ServicePort } from '../rules/world.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
-import type { RouteObject, World } from '../model/types.ts'
+import type { KubeObject, RouteObject, World } from '../model/types.ts'
 import { stringField } from '../model/unknown.ts'
 import { routeIdOf } from '../model/route-id.ts'
 
@@ -61,36 +61,27 @@ function grantApiVersion(world: World): string | undefined {
   return world.served?.ReferenceGrant ?? world.referenceGrants[0]?.apiVersion
 }
 
-function referenceGrantYaml(
+function referenceGrant(
   route: RouteObject,
   namespace: string,
   refs: BackendRef[],
   apiVersion: string | undefined
-): string {
+): KubeObject {
   const kind = route.kind.toLowerCase()
-  const name = `allow-${route.metadata.namespace}-${kind}s`.slice(0, 253)
   const to = unique(refs.map((r) => JSON.stringify([r.group, r.kind, r.name]))).map((key) => {
-    const [group, refKind, refName] = JSON.parse(key) as [string, string, string]
-    return `    - group: ${group === '' ? '""' : yamlScalar(group)}\n      kind: ${yamlScalar(refKind)}\n      name: ${yamlScalar(refName)}\n`
+    const [group, refKind, name] = JSON.parse(key) as [string, string, string]
+    return { group, kind: refKind, name }
   })
-  return [
-    apiVersion === undefined
-      ? // v1beta1 is served by every Gateway API release so far; v1 from v1.5 on
-        `apiVersion: ${GATEWAY_GROUP}/v1beta1 # the served version could not be read; ${GATEWAY_GROUP}/v1 from Gateway API v1.5`
-      : `apiVersion: ${yamlScalar(apiVersion)}`,
-    'kind: ReferenceGrant',
-    'metadata:',
-    `  name: ${yamlScalar(name)}`,
-    `  namespace: ${yamlScalar(namespace)}`,
-    'spec:',
-    '  from:',
-    `    - group: ${GATEWAY_GROUP}`,
-    `      kind: ${route.kind}`,
-    `      namespace: ${yamlScalar(route.metadata.namespace)}`,
-    '  to:',
-    to.join('').trimEnd(),
-    ''
-  ].join('\n')
+  return {
+    // v1beta1 is served by every Gateway API release so far; v1 from v1.5 on
+    apiVersion: apiVersion ?? `${GATEWAY_GROUP}/v1beta1`,
+    kind: 'ReferenceGrant',
+    metadata: { name: `allow-${route.metadata.namespace}-${kind}s`.slice(0, 253), namespace },
+    spec: {
+      from: [{ group: GATEWAY_GROUP, kind: route.kind, namespace: route.metadata.namespace }],
+      to
+    }
+  }
 }
 
 export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
@@ -129,22 +120,23 @@ export function explainRefNotPermitted(context: DiagnosisContext): Diagnosis {
     return { evidence }
   }
   const namespaces = unique(missing.map((r) => r.namespace))
-  const fix = namespaces
-    .map((ns) =>
-      referenceGrantYaml(
+  const served = grantApiVersion(world)
+  const fixes = namespaces.map((ns) =>
+    createFix(
+      referenceGrant(
         route,
         ns,
         missing.filter((r) => r.namespace === ns),
-        grantApiVersion(world)
+        served
       )
     )
-    .join('---\n')
+  )
   const targets = listing(unique(missing.map((r) => `${r.kind} ${r.namespace}/${r.name}`)))
   return {
     title: `No ReferenceGrant lets ${routeIdOf(route)} reference ${targets}`,
-    remediation: `Create the ReferenceGrant below in namespace ${listing(namespaces)}: from ${route.kind} in ${route.metadata.namespace}, to ${targets}. Or move the backend into namespace ${route.metadata.namespace}.`,
+    remediation: `Create the ReferenceGrant below in namespace ${listing(namespaces)}: from ${route.kind} in ${route.metadata.namespace}, to ${targets}. Or move the backend into namespace ${route.metadata.namespace}.${served === undefined ? ` The served ReferenceGrant version could not be read: ${GATEWAY_GROUP}/v1beta1 is served by every Gateway API release, ${GATEWAY_GROUP}/v1 from v1.5 on.` : ''}`,
     evidence,
-    fix
+    fixes
   }
 }
 

@@ -1,6 +1,6 @@
 // What an evidence gatherer receives and what it hands back to explainRoute.
 import type { ControllerFacts } from '../rules/controllers.ts'
-import type { Finding, ParentVerdict, RouteObject, World } from '../model/types.ts'
+import type { Finding, Fix, ParentVerdict, RouteObject, World } from '../model/types.ts'
 
 export interface DiagnosisContext {
   route: RouteObject
@@ -23,7 +23,7 @@ export interface Diagnosis {
   title?: string
   remediation?: string
   evidence: string[]
-  fix?: string
+  fixes?: Fix[]
 }
 
 export type Gatherer = (context: DiagnosisContext) => Diagnosis

@@ -214,7 +214,7 @@ function toProblem(context: DiagnosisContext): Problem {
     remediation
   }
   if (evidence.length > 0) problem.evidence = evidence
-  if (diagnosis.fix) problem.fix = diagnosis.fix
+  if (diagnosis.fixes) problem.fixes = diagnosis.fixes
   return problem
 }
 

@@ -16,8 +16,9 @@ import { capitalize, listing, unique } from '../wording/phrasing.ts'
 import { blindSpots, describeListener } from '../wording/objects.ts'
 import { findNamespace } from '../rules/world.ts'
 import { NAMESPACE_NAME_LABEL, namespacesNamedBy } from '../rules/selectors.ts'
-import { yamlScalar } from './yaml.ts'
-import type { RouteObject, World } from '../model/types.ts'
+import { commandFix, patchFix } from './fixes.ts'
+import { arrayField, isRecord } from '../model/unknown.ts'
+import type { Fix, KubeObject, RouteObject, World } from '../model/types.ts'
 
 import {
   alternatives,
@@ -51,7 +52,7 @@ export function explainNotAllowedByListeners(context: DiagnosisContext): Diagnos
     evidence: notAllowedEvidence(found, admissions, route, world)
   }
   if (remedies.length > 0) diagnosis.remediation = `${capitalize(remedies.join('; or '))}.`
-  if (namespace.fix) diagnosis.fix = namespace.fix
+  if (namespace.fixes.length > 0) diagnosis.fixes = namespace.fixes
   return diagnosis
 }
 
@@ -89,23 +90,21 @@ function namespaceRemedies(
   found: ParentListeners,
   route: RouteObject,
   world: World
-): { remedies: string[]; fix?: string } {
+): { remedies: string[]; fixes: Fix[] } {
   const routeNamespace = route.metadata.namespace
   const relabel = admissions.filter(
     (a) => a.namespace === 'refused' && a.kind === 'ok' && a.labelChanges.length > 0
   )
-  const labelling = labelNamespaceRemedy(
-    unique(relabel.flatMap((a) => a.labelChanges)),
-    routeNamespace,
-    world
-  )
-  const remedies = labelling === undefined ? [] : [labelling]
+  const labels = unique(relabel.flatMap((a) => a.labelChanges))
+  const labelling = labelNamespaceRemedy(labels, routeNamespace, world)
+  const remedies = labelling === undefined ? [] : [`label the namespace: ${labelling}`]
+  const fixes = labelling === undefined ? [] : [labelFix(labels, routeNamespace, labelling, world)]
   // from: Same has no selector a label could match: only the listener can change
   const same = admissions.find(
     (a) => a.namespace === 'refused' && a.kind === 'ok' && a.listener.from === 'Same'
   )
   const listener = (same ?? relabel[0])?.listener
-  if (!listener) return { remedies }
+  if (!listener) return { remedies, fixes }
   const today =
     listener.from === 'Same'
       ? [found.gateway.metadata.namespace ?? '']
@@ -115,16 +114,14 @@ function namespaceRemedies(
     remedies.push(
       `change ${which} to admit namespace ${routeNamespace} beside the ${plural(today, 'namespace', 'namespaces')} ${listing(today)} it admits today (the YAML below admits both by name)`
     )
-    return {
-      remedies,
-      fix: admitNamespacesFix(found.label, listener.name, [...today, routeNamespace])
-    }
+    fixes.push(patchFix(admittingByName(found.gateway, listener.name, [...today, routeNamespace])))
+    return { remedies, fixes }
   }
   if (labelling === undefined)
     remedies.push(
       `change the selector of ${which} so that it also matches namespace ${routeNamespace}; a new selector replaces the old one, so first list the namespaces the old one admits, or their Routes lose the listener`
     )
-  return { remedies }
+  return { remedies, fixes }
 }
 /** The kubectl label command that makes the namespace match, when labels can make it match. */
 function labelNamespaceRemedy(
@@ -142,23 +139,39 @@ function labelNamespaceRemedy(
       !c.endsWith('-') &&
       findNamespace(world, routeNamespace)?.metadata.labels?.[c.split('=')[0] ?? ''] !== undefined
   )
-  return `label the namespace: kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
+  return `kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
 }
 
-/** A selector on kubernetes.io/metadata.name, which Kubernetes keeps equal to each namespace's name. */
-function admitNamespacesFix(gateway: string, listener: string, namespaces: string[]): string {
-  return [
-    `# ${gateway}, spec.listeners[name=${listener}]`,
-    'allowedRoutes:',
-    '  namespaces:',
-    '    from: Selector',
-    '    selector:',
-    '      matchExpressions:',
-    `        - key: ${NAMESPACE_NAME_LABEL}`,
-    '          operator: In',
-    `          values: [${unique(namespaces).map(yamlScalar).join(', ')}]`,
-    ''
-  ].join('\n')
+/** The Namespace with its labels changed ("key=value" sets, "key-" removes), or the command alone. */
+function labelFix(changes: string[], name: string, command: string, world: World): Fix {
+  const before = findNamespace(world, name)
+  if (!before) return commandFix({ apiVersion: 'v1', kind: 'Namespace', name }, command)
+  const labels: Record<string, string> = { ...before.metadata.labels }
+  for (const change of changes) {
+    if (change.endsWith('-')) delete labels[change.slice(0, -1)]
+    else {
+      const at = change.indexOf('=')
+      labels[change.slice(0, at)] = change.slice(at + 1)
+    }
+  }
+  return patchFix({ ...before, metadata: { ...before.metadata, labels } }, command)
+}
+
+/**
+ * The listener's holder with that listener admitting `namespaces` by kubernetes.io/metadata.name,
+ * which Kubernetes keeps equal to each namespace's name; its allowedRoutes.kinds stay as they are.
+ */
+function admittingByName(holder: KubeObject, listener: string, namespaces: string[]): KubeObject {
+  const spec = isRecord(holder.spec) ? holder.spec : {}
+  const listeners = (arrayField(spec, 'listeners') ?? []).map((l) => {
+    if (!isRecord(l) || l.name !== listener) return l
+    const allowed = isRecord(l.allowedRoutes) ? l.allowedRoutes : {}
+    const selector = {
+      matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: unique(namespaces) }]
+    }
+    return { ...l, allowedRoutes: { ...allowed, namespaces: { from: 'Selector', selector } } }
+  })
+  return { ...holder, spec: { ...spec, listeners } }
 }
 
 /** For each listener that does not take the Route's kind, the remedy for whichever refuses it. */

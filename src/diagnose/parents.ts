@@ -22,7 +22,9 @@ import {
 } from '../rules/world.ts'
 import { selectListeners } from '../rules/listener-selection.ts'
 import { GATEWAY_GROUP } from '../model/types.ts'
-import type { KubeObject, ParentRef, World } from '../model/types.ts'
+import type { Fix, KubeObject, ParentRef, RouteObject, World } from '../model/types.ts'
+import { patchFix } from './fixes.ts'
+import { arrayField, isRecord } from '../model/unknown.ts'
 
 export type GatewayLookup = { gateway: KubeObject } | { diagnosis: Diagnosis }
 
@@ -156,7 +158,7 @@ export function explainNoStatus(context: DiagnosisContext): Diagnosis {
   )
   const diagnosis =
     ref.kind === 'Service'
-      ? serviceParent(ref, context.world)
+      ? serviceParent(ref, context.world, context.route)
       : ref.kind === 'Gateway'
         ? gatewayParent(context, ref)
         : { evidence: [] }
@@ -399,7 +401,24 @@ function runsElsewhere(
   }
 }
 
-function serviceParent(ref: ParentRef, world: World): Diagnosis {
+/** The Route with every parentRef to this Service written in the core group; none if it has none. */
+function withCoreGroup(route: RouteObject, ref: ParentRef): RouteObject | undefined {
+  const spec = isRecord(route.spec) ? route.spec : {}
+  const names = (p: unknown): p is Record<string, unknown> =>
+    isRecord(p) &&
+    p.kind === 'Service' &&
+    p.name === ref.name &&
+    (p.namespace ?? route.metadata.namespace) === ref.namespace
+  const refs = arrayField(spec, 'parentRefs') ?? []
+  if (!refs.some(names)) return undefined
+  const parentRefs = refs.map((p) => (names(p) ? { ...p, group: '' } : p))
+  return { ...route, spec: { ...spec, parentRefs } }
+}
+
+const fixed = (route: RouteObject | undefined): { fixes?: Fix[] } =>
+  route === undefined ? {} : { fixes: [patchFix(route)] }
+
+function serviceParent(ref: ParentRef, world: World, route: RouteObject): Diagnosis {
   const name = gatewayName(ref)
   if (ref.group !== '') {
     return {
@@ -408,7 +427,7 @@ function serviceParent(ref: ParentRef, world: World): Diagnosis {
       evidence: [
         `The parentRef names kind Service in group "${ref.group}"; a Service parent needs the core group, written as group: "".`
       ],
-      fix: `parentRefs:\n  - group: ""\n    kind: Service\n    name: ${ref.name}\n    namespace: ${ref.namespace}\n`
+      ...fixed(withCoreGroup(route, ref))
     }
   }
   const evidence: string[] = []

@@ -9,7 +9,8 @@ import {
   listing,
   quoted
 } from '../wording/phrasing.ts'
-import { yamlScalar } from './yaml.ts'
+import { patchFix } from './fixes.ts'
+import { isRecord } from '../model/unknown.ts'
 import { readEntries } from '../model/entries.ts'
 import { formatParentRef, parentRefKey } from '../model/parent-ref.ts'
 import { stringField } from '../model/unknown.ts'
@@ -243,13 +244,14 @@ export function explainNoParentRefs(context: DiagnosisContext): Diagnosis {
   }
   if (first) {
     diagnosis.remediation = `Add spec.parentRefs naming the Gateway that should serve the Route, e.g. ${names[0] ?? ''}.`
-    diagnosis.fix = [
-      'spec:',
-      '  parentRefs:',
-      `    - name: ${yamlScalar(first.metadata.name)}`,
-      `      namespace: ${yamlScalar(first.metadata.namespace ?? route.metadata.namespace)}`,
-      ''
-    ].join('\n')
+  }
+  // which Gateway should serve the Route is the author's choice: an object only where there is one
+  if (first && world.gateways.length === 1) {
+    const parentRefs = [
+      { name: first.metadata.name, namespace: first.metadata.namespace ?? route.metadata.namespace }
+    ]
+    const spec = isRecord(route.spec) ? route.spec : {}
+    diagnosis.fixes = [patchFix({ ...route, spec: { ...spec, parentRefs } })]
   }
   return diagnosis
 }

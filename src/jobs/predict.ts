@@ -14,7 +14,7 @@ import {
   readManifestFile
 } from '../read/manifests.ts'
 import { predict, type PredictInput } from '../predict/index.ts'
-import { NEEDED_KINDS, type NeededKind } from '../predict/overlay.ts'
+import { kindsHeld } from '../predict/overlay.ts'
 import type { PredictReport } from '../model/types.ts'
 import { explainRoute } from '../diagnose/explain.ts'
 import { TOOL_VERSION } from '../runtime/version.ts'
@@ -77,17 +77,6 @@ async function liveSource(settings: Settings, deps: PredictDeps): Promise<Source
 }
 
 /**
- * The kinds predict needs of which a dump holds at least one object: a dump users make (kubectl get
- * … -A) lists a kind in full or not at all, unless it was cut by namespace or label.
- */
-function kindsHeld(cluster: ManifestDocument[]): NeededKind[] {
-  const held = new Set(
-    cluster.map((d) => (d.object.kind === 'XListenerSet' ? 'ListenerSet' : d.object.kind))
-  )
-  return NEEDED_KINDS.filter((kind) => held.has(kind))
-}
-
-/**
  * A dump file. One from `route-gate dump` says in its header which kinds it lists completely. Any
  * other (`kubectl get … -A -o yaml`) is taken to list in full each kind it holds (kindsHeld), or,
  * declared partial, none: then an object it lacks is unknown rather than absent.
@@ -102,7 +91,7 @@ async function dumpSource(entry: string, cwd: string, partial: boolean): Promise
     cluster.push(...docs)
   }
   if (header === undefined) {
-    const assumed = partial ? [] : kindsHeld(cluster)
+    const assumed = partial ? [] : kindsHeld(cluster.map((d) => d.object))
     return {
       cluster,
       source: {

@@ -3,6 +3,8 @@
 import type { ManifestDocument } from '../read/manifests.ts'
 import { newestTimestamp } from '../model/clock.ts'
 import { explainRoute } from '../diagnose/explain.ts'
+import { proveFixes } from '../predict/prove.ts'
+import { index, kindsHeld } from '../predict/overlay.ts'
 import { explainMissingRoute } from '../diagnose/missing.ts'
 import { InputError } from '../runtime/errors.ts'
 import type { Settings } from '../inputs/settings.ts'
@@ -137,6 +139,13 @@ export async function runSnapshot(settings: Settings, cwd: string): Promise<Repo
     verdict.notes.forEach((n) => notes.add(n))
     return explainRoute(verdict, world, { ...explain, source: { file: doc.file, line: doc.line } })
   })
+  // each fix is proven against the dump with the fix made, before it is printed
+  const proven = proveFixes(results, {
+    objects: () =>
+      index([...objects.filter((o) => !isRouteObject(o)), ...explain.routes], kindsHeld(objects)),
+    required: settings.conditions
+  })
+  results.splice(0, results.length, ...proven)
   // a Route asked for by name that the dump does not hold did not exist when it was taken
   const found = new Set(
     routes.map(({ route: r }) => routeKey(r.kind, r.metadata.namespace, r.metadata.name))

@@ -146,7 +146,40 @@ export interface Problem {
   message?: string
   remediation: string
   evidence?: string[]
-  fix?: string
+  /** the object changes that would fix it, each proven by prediction before it is printed */
+  fixes?: Fix[]
+}
+
+/** The object a fix changes, named as kubectl names it. */
+export interface FixTarget {
+  apiVersion: string
+  kind: string
+  namespace?: string
+  name: string
+}
+
+/**
+ * What predicting the world with the fix applied showed. proven: the problem goes and no Route loses
+ * a parent it has; detaches: the Routes in `detaches` would lose one; unproven: `text` says what was
+ * in the way (an unknown, a proof budget spent).
+ */
+export interface FixProof {
+  state: 'proven' | 'detaches' | 'unproven'
+  text: string
+  detaches?: string[]
+}
+
+export interface Fix {
+  action: 'patch' | 'create' | 'delete' | 'command'
+  target: FixTarget
+  /** patch and create: the whole object after the change, without status or server-set metadata */
+  object?: KubeObject
+  /** command: what to run, for an object that exists only in the cluster */
+  command?: string
+  /** predict: where the object is defined in the pull request's manifests */
+  file?: string
+  line?: number
+  proof?: FixProof
 }
 
 /** One hop of the path Route → parent → listener → backend, for the reader of a failure. */

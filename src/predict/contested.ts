@@ -62,7 +62,7 @@ function vhostsOf(gateway: KubeObject, run: ConflictState): ContourVhosts {
 }
 
 /** The Routes by the Gateways their parentRefs name: "namespace/name". */
-function routesByGateway(routes: readonly RouteObject[]): Map<string, RouteObject[]> {
+export function routesByGateway(routes: readonly RouteObject[]): Map<string, RouteObject[]> {
   const out = new Map<string, RouteObject[]>()
   for (const route of routes) {
     const keys = new Set(

@@ -12,6 +12,8 @@ import { routeParentRefs } from '../model/route-spec.ts'
 import { compareText } from '../model/route-id.ts'
 import type {
   Calibration,
+  FixTarget,
+  KubeObject,
   Finding,
   ParentResult,
   ParentVerdict,
@@ -27,6 +29,7 @@ import type {
   World
 } from '../model/types.ts'
 import { calibrate } from './calibrate.ts'
+import { proveFixes } from './prove.ts'
 import { index, overlay } from './overlay.ts'
 import type { NeededKind } from './overlay.ts'
 import { addToDump, predictParent, predictedConditions, verdictOf } from './rules.ts'
@@ -267,6 +270,34 @@ function predictRoute(
   }
 }
 
+const CLUSTER_SCOPED = new Set(['Namespace', 'GatewayClass'])
+
+/** Where the pull request defines the object a fix changes, its namespace defaulted as overlay does. */
+function definedIn(
+  manifests: ManifestDocument[],
+  fallback = 'default'
+): (target: FixTarget) => { file: string; line: number } | undefined {
+  const at = new Map<string, { file: string; line: number }>()
+  for (const { object, file, line } of manifests) {
+    const metadata = (object as Partial<KubeObject>).metadata
+    if (typeof metadata?.name !== 'string' || typeof object.kind !== 'string') continue
+    const namespace = CLUSTER_SCOPED.has(object.kind) ? '' : (metadata.namespace ?? fallback)
+    at.set(`${object.kind}\u0000${namespace}\u0000${metadata.name}`, { file, line })
+  }
+  return (t) => at.get(`${t.kind}\u0000${t.namespace ?? ''}\u0000${t.name}`)
+}
+
+/** The cluster source as the report names it, with its age when it says when it was taken. */
+function sourceOf(input: PredictInput): PredictionSource {
+  const { complete: _complete, ...source } = input.source
+  if (source.takenAt !== undefined) {
+    const taken = Date.parse(source.takenAt)
+    if (!Number.isNaN(taken))
+      source.ageSeconds = Math.max(0, Math.round((input.now.getTime() - taken) / 1000))
+  }
+  return source
+}
+
 const ATTENTION: Record<ReportVerdict, number> = { failed: 0, unknown: 1, pending: 2, ready: 3 }
 
 export function predict(input: PredictInput): PredictReport {
@@ -295,26 +326,25 @@ export function predict(input: PredictInput): PredictReport {
     notes: new Set(),
     explain: input.explain
   }
-  const routes = layered.routes
-    .map(({ route, file, line }, done) => {
-      input.checkpoint?.({ stage: 'predicting', done, of: layered.routes.length })
-      return predictRoute(route, { file, line }, run)
-    })
-    .sort(
-      (a, b) =>
-        ATTENTION[a.verdict] - ATTENTION[b.verdict] ||
-        compareText(a.kind, b.kind) ||
-        compareText(a.namespace, b.namespace) ||
-        compareText(a.name, b.name)
-    )
+  const predicted = layered.routes.map(({ route, file, line }, done) => {
+    input.checkpoint?.({ stage: 'predicting', done, of: layered.routes.length })
+    return predictRoute(route, { file, line }, run)
+  })
+  const routes = proveFixes(predicted, {
+    objects: () => run.objects,
+    created: layered.created,
+    required,
+    definedAt: definedIn(input.manifests, input.settings.namespace)
+  }).sort(
+    (a, b) =>
+      ATTENTION[a.verdict] - ATTENTION[b.verdict] ||
+      compareText(a.kind, b.kind) ||
+      compareText(a.namespace, b.namespace) ||
+      compareText(a.name, b.name)
+  )
   const count = (verdict: ReportVerdict): number =>
     routes.filter((r) => r.verdict === verdict).length
-  const { complete: _complete, ...source } = input.source
-  if (source.takenAt !== undefined) {
-    const taken = Date.parse(source.takenAt)
-    if (!Number.isNaN(taken))
-      source.ageSeconds = Math.max(0, Math.round((input.now.getTime() - taken) / 1000))
-  }
+  const source = sourceOf(input)
   for (const c of calibration) {
     if (c.distrusted.length > 0)
       run.unknownReasons.add(

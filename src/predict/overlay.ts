@@ -34,6 +34,15 @@ export const NEEDED_KINDS = [
 ] as const
 export type NeededKind = (typeof NEEDED_KINDS)[number]
 
+/**
+ * The kinds predict needs of which a dump holds at least one object: a dump users make (kubectl get
+ * … -A) lists a kind in full or not at all, unless it was cut by namespace or label.
+ */
+export function kindsHeld(objects: KubeObject[]): NeededKind[] {
+  const held = new Set(objects.map((o) => (o.kind === 'XListenerSet' ? 'ListenerSet' : o.kind)))
+  return NEEDED_KINDS.filter((kind) => held.has(kind))
+}
+
 /** How the dump's `unreadable` wording names each kind (see diagnose/world.ts blindSpots). */
 const RESOURCES: Record<NeededKind, string> = {
   GatewayClass: 'gatewayclasses',
@@ -247,5 +256,54 @@ export function overlay(
     added,
     newGateways,
     ignored
+  }
+}
+
+/**
+ * `base` with one object put in place of `before` (or added, for a created one): what a fix's proof
+ * predicts against. Only the lookups of the changed kind are rebuilt, so a proof costs the objects
+ * of that kind, not the whole source.
+ */
+export function withObject(
+  base: Objects,
+  after: KubeObject,
+  before: KubeObject | undefined
+): Objects {
+  if (isRouteObject(after)) {
+    const routes = before
+      ? base.routes.map((r) => (r === before ? after : r))
+      : [...base.routes, after]
+    return { ...base, routes }
+  }
+  const array = WORLD_KINDS[after.kind]
+  if (!array) return base
+  const list = base.world[array] ?? []
+  const world = {
+    ...base.world,
+    [array]: before ? list.map((o) => (o === before ? after : o)) : [...list, after]
+  }
+  const changed = key(after.kind, after.metadata.namespace, after.metadata.name)
+  const pick =
+    <A extends unknown[]>(kind: string, lookUp: (...args: A) => KubeObject | undefined) =>
+    (...args: A): KubeObject | undefined => {
+      const [namespace, name] = args.length === 1 ? [undefined, args[0]] : args
+      return key(kind, namespace as string | undefined, name as string) === changed
+        ? after
+        : lookUp(...args)
+    }
+  const grantsFor: Objects['grantsFor'] = (namespace, route) => {
+    const grants = base.grantsFor(namespace, route).filter((g) => g !== before)
+    const admits =
+      namespace === after.metadata.namespace && grantSources(after).has(grantSource(route))
+    return admits ? [...grants, after] : grants
+  }
+  return {
+    ...base,
+    world,
+    gateway: pick('Gateway', base.gateway),
+    gatewayClass: pick('GatewayClass', base.gatewayClass),
+    namespace: pick('Namespace', base.namespace),
+    service: pick('Service', base.service),
+    grantsFor: after.kind === 'ReferenceGrant' ? grantsFor : base.grantsFor
   }
 }

@@ -65,7 +65,7 @@ function omit<T extends object, K extends keyof T>(value: T, keys: readonly K[])
 
 // Shrinking steps for one Route, mildest first. Each keeps every field the schema requires.
 function withoutDetail(route: AnyRouteResult): AnyRouteResult {
-  const slim = (problem: Problem): Problem => omit(problem, ['evidence', 'fix', 'message'])
+  const slim = (problem: Problem): Problem => omit(problem, ['evidence', 'fixes', 'message'])
   return {
     ...omit(route, ['orphans']),
     ...(route.problems === undefined ? {} : { problems: route.problems.map(slim) }),

@@ -3,6 +3,7 @@
 // with each Route that is not ready and what to do about it, each explanation said once. Every cluster
 // string passes through the escapers; the whole stays under the runner's 1 MiB summary limit.
 
+import { fixHeading, fixHowTo, fixYaml } from './fix-text.ts'
 import type {
   AnyParentResult,
   Problem,
@@ -221,7 +222,12 @@ interface ProblemGroup {
 function groupProblems(problems: Problem[]): ProblemGroup[] {
   const groups = new Map<string, ProblemGroup>()
   for (const problem of problems) {
-    const key = JSON.stringify([problem.severity, problem.title, problem.remediation, problem.fix])
+    const key = JSON.stringify([
+      problem.severity,
+      problem.title,
+      problem.remediation,
+      problem.fixes
+    ])
     const group = groups.get(key) ?? { problem, reasons: [], messages: [], evidence: [] }
     groups.set(key, group)
     const add = (list: string[], item: string | undefined): void => {
@@ -239,9 +245,14 @@ function problemBlock({ problem, reasons, messages, evidence }: ProblemGroup): s
   parts.push(...messages.map(messageBlock))
   parts.push(`**What to do:** ${md(truncate(problem.remediation, LIMITS.remediation))}`)
   if (evidence.length > 0) parts.push(evidenceBlock(evidence))
-  if (problem.fix !== undefined && problem.fix.trim() !== '') {
+  for (const fix of problem.fixes ?? []) {
+    const yaml = fixYaml(fix)
+    const how = md(truncate(fixHowTo(fix), LIMITS.remediation))
     parts.push(
-      details('Suggested fix (YAML)', fencedCode(truncate(problem.fix, LIMITS.fix), 'yaml'))
+      details(
+        `Suggested fix: ${md(truncate(fixHeading(fix), LIMITS.title))}`,
+        yaml === '' ? how : `${how}\n\n${fencedCode(truncate(yaml, LIMITS.fix), 'yaml')}`
+      )
     )
   }
   return parts.join('\n\n')

@@ -1,6 +1,7 @@
 // The CLI's terminal rendering. The CLI may run inside a workflow step, where stdout is the workflow
 // log, so cluster text passes through safeLogLine: no escapes of its own, no workflow commands.
 
+import { fixHeading, fixHowTo, fixYaml } from './fix-text.ts'
 import type {
   AnyParentResult,
   Mode,
@@ -103,11 +104,11 @@ function problemLines(problem: Problem, indent: string, paint: Palette, mode: Mo
     lines.push(`${inner}${paint.dim('evidence:')}`)
     lines.push(...problem.evidence.flatMap((item) => bullet(item, `${inner}  `)))
   }
-  if (problem.fix !== undefined && problem.fix.trim() !== '') {
-    lines.push(
-      `${inner}${paint.dim('suggested fix:')}`,
-      ...block(problem.fix.trimEnd(), `${inner}  `)
-    )
+  for (const fix of problem.fixes ?? []) {
+    lines.push(...labeled(paint.dim('suggested fix:'), fixHeading(fix), inner))
+    lines.push(...block(fixHowTo(fix), `${inner}  `))
+    const yaml = fixYaml(fix)
+    if (yaml !== '') lines.push(...block(yaml.trimEnd(), `${inner}  `))
   }
   return lines
 }

@@ -22,6 +22,7 @@ import {
 } from '../helpers/cluster.ts'
 import type { ControllerId } from '../helpers/cluster.ts'
 import { writeState } from '../helpers/route-states.ts'
+import { fixText } from '../helpers/fixes.ts'
 
 function httpRoute(o: {
   ns: string
@@ -205,11 +206,11 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
 
       expect(denied.code).toBe(1)
       const problem = expectControllerProblem(await reportOf(denied), id, 'RefNotPermitted')
-      expect(problem.fix).toMatch(/kind: ReferenceGrant/)
-      expect(problem.fix).toContain(`namespace: ${backendNs}`)
+      expect(fixText(problem)).toMatch(/kind: ReferenceGrant/)
+      expect(fixText(problem)).toContain(`namespace: ${backendNs}`)
       expectEverywhere(denied, `Create the ReferenceGrant below in namespace ${backendNs}`)
 
-      await applyYaml(problem.fix!, backendNs)
+      await applyYaml(fixText(problem)!, backendNs)
       const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
       expect(allowed.code, logOf(allowed)).toBe(0)
     })

@@ -24,6 +24,7 @@ import {
   routeVerdict,
   service
 } from '../../fixtures/diagnose/world.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 const ISTIO = 'istio.io/gateway-controller'
 const EG = 'gateway.envoyproxy.io/gatewayclass-controller'
@@ -80,7 +81,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       referenceGrant('payments', 'shop-routes', [grantFrom('GRPCRoute'), grantFrom()], [toPayments])
     )
     const d = notPermitted(world)
-    expect(d.fix).toBeUndefined()
+    expect(fixText(d)).toBeUndefined()
     expect(d.evidence).toEqual([
       'rule 0 backendRef 1 (Service payments/payments:9000) is permitted by a ReferenceGrant in payments.',
       'Every cross-namespace backendRef is covered by a ReferenceGrant now; the condition may predate the grant.'
@@ -97,7 +98,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       )
     )
     const d = notPermitted(world)
-    expect(d.fix).toBeUndefined()
+    expect(fixText(d)).toBeUndefined()
     expect(d.title).toBeUndefined()
   })
 
@@ -106,7 +107,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       referenceGrant('payments', 'any-service', [grantFrom()], [{ group: '', kind: 'Service' }])
     )
     const d = notPermitted(world)
-    expect(d.fix).toBeUndefined()
+    expect(fixText(d)).toBeUndefined()
     expect(refuteNotPermitted(world)).toEqual([
       'ReferenceGrant payments/any-service permits HTTPRoute in shop to reference Service payments/payments:9000 (rule 0 backendRef 1).'
     ])
@@ -121,7 +122,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       'rule 0 backendRef 1 refers to Service payments/payments:9000 in another namespace, and no ReferenceGrant in payments permits it.',
       'ReferenceGrant payments/staging allows HTTPRoute (gateway.networking.k8s.io) in shop-staging, not HTTPRoute (gateway.networking.k8s.io) in shop (a grant is per group, kind and namespace).'
     ])
-    expect(d.fix).toContain('namespace: payments')
+    expect(fixText(d)).toContain('namespace: payments')
   })
 
   it('a grant whose from has no group is not one from Gateway API Routes', () => {
@@ -147,7 +148,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     expect(d.evidence).toContain(
       'ReferenceGrant payments/secrets allows references to Secret (core) (any name), not to Service (core) payments.'
     )
-    expect(d.fix).toBeDefined()
+    expect(fixText(d)).toBeDefined()
   })
 
   it('a grant to group "core" does not permit a core Service, and says the group must be ""', () => {
@@ -195,7 +196,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     expect(d.evidence).toEqual([
       'rule 0 backendRef 1 refers to Service payments/payments:9000 in another namespace, and no ReferenceGrant in payments permits it.'
     ])
-    expect(d.fix).toContain('  namespace: payments\n')
+    expect(fixText(d)).toContain('  namespace: payments\n')
     expect(refuteRefNotPermitted(c)).toEqual([])
   })
 
@@ -213,9 +214,9 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       [{ group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'ext' }]
     )
     const permitted = notPermitted(worldWith(grant), r, EG)
-    expect(permitted.fix).toBeUndefined()
+    expect(fixText(permitted)).toBeUndefined()
     const missing = notPermitted(worldWith(), r, EG)
-    expect(missing.fix).toContain(
+    expect(fixText(missing)).toContain(
       '  to:\n    - group: gateway.envoyproxy.io\n      kind: Backend\n      name: ext\n'
     )
     expect(missing.title).toBe(
@@ -235,8 +236,10 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
       'rule 0 backendRef 1 refers to Service payments/ledger:8080 in another namespace, and no ReferenceGrant in payments permits it.',
       'ReferenceGrant payments/shop-routes allows references to Service (core) payments, not to Service (core) ledger.'
     ])
-    expect(d.fix).toContain('  to:\n    - group: ""\n      kind: Service\n      name: ledger\n')
-    expect(d.fix).not.toContain('name: payments\n')
+    expect(fixText(d)).toContain(
+      '  to:\n    - group: ""\n      kind: Service\n      name: ledger\n'
+    )
+    expect(fixText(d)).not.toContain('name: payments\n')
   })
 
   it('writes one grant per backend namespace, each listing only its own Services', () => {
@@ -253,7 +256,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     })
     const world = { ...worldWith(), served: { ReferenceGrant: 'gateway.networking.k8s.io/v1' } }
     const d = notPermitted(world, r)
-    expect(d.fix).toBe(
+    expect(fixText(d)).toBe(
       [
         'apiVersion: gateway.networking.k8s.io/v1',
         'kind: ReferenceGrant',
@@ -298,7 +301,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
   it('takes the served version from the grants a dump holds when discovery is absent', () => {
     const v1 = { ...referenceGrant('payments', 'other', [], []), apiVersion: `${GW}/v1` }
     const d = notPermitted(worldWith(v1))
-    expect(d.fix?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
+    expect(fixText(d)?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
   })
 
   it('explains a RefNotPermitted on a Route without cross-namespace backendRefs', () => {
@@ -347,7 +350,7 @@ describe('RefNotPermitted: which ReferenceGrant permits a reference', () => {
     expect(p?.title).toBe(
       'RefNotPermitted disagrees with what route-gate read: ReferenceGrant payments/shop-routes permits HTTPRoute in shop to reference Service payments/payments:9000 (rule 0 backendRef 1)'
     )
-    expect(p?.fix).toBeUndefined()
+    expect(fixText(p)).toBeUndefined()
   })
 })
 

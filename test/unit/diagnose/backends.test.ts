@@ -12,6 +12,7 @@ import {
   severityIn
 } from '../../fixtures/diagnose/world.ts'
 import type { Mode } from '../../fixtures/diagnose/world.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 function problemFor(
   r: RouteObject,
@@ -62,7 +63,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
     expect(p?.title).toBe(
       'No ReferenceGrant lets HTTPRoute shop/storefront reference Service payments/payments'
     )
-    expect(p?.fix).toBe(
+    expect(fixText(p)).toBe(
       [
         'apiVersion: gateway.networking.k8s.io/v1beta1',
         'kind: ReferenceGrant',
@@ -88,7 +89,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
 
   it('finds nothing missing when a grant covers the reference', () => {
     const p = problemFor(crossNamespace('GRPCRoute'), resolvedRefs('RefNotPermitted', mode))
-    expect(p?.fix).toBeUndefined()
+    expect(fixText(p)).toBeUndefined()
     expect(p?.evidence).toContain(
       'Every cross-namespace backendRef is covered by a ReferenceGrant now; the condition may predate the grant.'
     )
@@ -129,12 +130,13 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
   it('writes the grant in the version the cluster serves', () => {
     const served = { ...baseWorld(), served: { ReferenceGrant: 'gateway.networking.k8s.io/v1' } }
     const p = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), served)
-    expect(p?.fix?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
+    expect(fixText(p)?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1')
     // nothing says which version is served (a dump without grants): v1beta1, and the comment says why
     const unknown = { ...baseWorld(), referenceGrants: [] }
     const q = problemFor(crossNamespace(), resolvedRefs('RefNotPermitted', mode), unknown)
-    expect(q?.fix?.split('\n')[0]).toBe(
-      'apiVersion: gateway.networking.k8s.io/v1beta1 # the served version could not be read; gateway.networking.k8s.io/v1 from Gateway API v1.5'
+    expect(fixText(q)?.split('\n')[0]).toBe('apiVersion: gateway.networking.k8s.io/v1beta1')
+    expect(q?.remediation).toContain(
+      'The served ReferenceGrant version could not be read: gateway.networking.k8s.io/v1beta1 is served by every Gateway API release, gateway.networking.k8s.io/v1 from v1.5 on.'
     )
   })
 
@@ -148,7 +150,7 @@ describe.each(MODES)('RefNotPermitted (%s mode)', (mode) => {
     expect(p?.evidence).toContain(
       'Could not read referencegrants in namespace payments: forbidden (list).'
     )
-    expect(p?.fix).toContain('namespace: payments')
+    expect(fixText(p)).toContain('namespace: payments')
   })
 })
 

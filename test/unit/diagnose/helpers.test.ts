@@ -6,7 +6,7 @@ import { rulesNamedIn } from '../../../src/model/route-spec.ts'
 import { checkSelector } from '../../../src/rules/selectors.ts'
 import { newestTimestamp } from '../../../src/model/clock.ts'
 import { formatDuration } from '../../../src/wording/phrasing.ts'
-import { yamlScalar } from '../../../src/diagnose/yaml.ts'
+import { yamlScalar } from '../../../src/report/object-yaml.ts'
 import { blindSpots } from '../../../src/wording/objects.ts'
 import type { World } from '../../../src/model/types.ts'
 

@@ -25,6 +25,7 @@ import {
   route,
   service
 } from '../../fixtures/diagnose/world.ts'
+import { byName, fixText, fixedListener } from '../../helpers/fixes.ts'
 
 const ISTIO = 'istio.io/gateway-controller'
 
@@ -66,17 +67,16 @@ const refute = (r: RouteObject, parentRef: ParentRef, world?: World) =>
 
 // from: Same admitted infra: the change admits infra and shop by name, so no Route of infra loses it
 const SAME_FIX = [
-  '# Gateway infra/web, spec.listeners[name=http]',
-  'allowedRoutes:',
-  '  namespaces:',
-  '    from: Selector',
-  '    selector:',
-  '      matchExpressions:',
-  '        - key: kubernetes.io/metadata.name',
-  '          operator: In',
-  '          values: [infra, shop]',
-  ''
-].join('\n')
+  expect.objectContaining({
+    action: 'patch',
+    target: {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      namespace: 'infra',
+      name: 'web'
+    }
+  })
+]
 
 describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
   it('from: Same refuses a Route of another namespace: no kubectl label, the Gateway change and its YAML', () => {
@@ -88,7 +88,12 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
       ],
       remediation:
         'Change listener http of Gateway infra/web to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name).',
-      fix: SAME_FIX
+      fixes: SAME_FIX
+    })
+    expect(fixedListener(d, 'http')?.allowedRoutes).toEqual({ namespaces: byName('infra', 'shop') })
+    // the Gateway's other listeners stay as they are
+    expect(fixedListener(d, 'https')?.allowedRoutes).toEqual({
+      namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } }
     })
   })
 
@@ -127,7 +132,23 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
       evidence: [
         'Listener https (port 443, HTTPS, hostname *.example.com) admits namespaces matching team=web; namespace shop does not match: label team=web is missing.'
       ],
-      remediation: 'Label the namespace: kubectl label namespace shop team=web.'
+      remediation: 'Label the namespace: kubectl label namespace shop team=web.',
+      fixes: [
+        {
+          action: 'patch',
+          target: { apiVersion: 'v1', kind: 'Namespace', name: 'shop' },
+          // the whole Namespace as it should read: its labels kept, team=web added
+          object: {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: {
+              name: 'shop',
+              labels: { ...world.namespaces[1]?.metadata.labels, team: 'web' }
+            }
+          },
+          command: 'kubectl label namespace shop team=web'
+        }
+      ]
     })
   })
 
@@ -186,7 +207,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
       'Change the selector of listener https of Gateway infra/edge so that it also matches namespace shop; a new selector replaces the old one, so first list the namespaces the old one admits, or their Routes lose the listener.'
     )
     // this selector also requires team=web: no YAML can add shop without guessing which namespaces it keeps
-    expect(d.fix).toBeUndefined()
+    expect(fixText(d)).toBeUndefined()
   })
 
   it('namespace labels that could not be read: says so, with the blind spot, and no contradiction', () => {
@@ -270,7 +291,13 @@ describe('NotAllowedByListeners: several selected listeners', () => {
     expect(d.remediation).toBe(
       'Label the namespace: kubectl label namespace shop team=web --overwrite; or change listener http of Gateway infra/edge to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name); or attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
     )
-    expect(d.fix?.split('\n')[0]).toBe('# Gateway infra/edge, spec.listeners[name=http]')
+    // the label first, then the Gateway with listener http admitting both; team keeps its selector
+    expect(d.fixes?.map((f) => `${f.action} ${f.target.kind}`)).toEqual([
+      'patch Namespace',
+      'patch Gateway'
+    ])
+    expect(fixedListener(d, 'http')?.allowedRoutes).toEqual({ namespaces: byName('infra', 'shop') })
+    expect(fixedListener(d, 'team')?.allowedRoutes).toEqual(fromSelector({ team: 'web' }))
   })
 
   it('a listener refusing the kind is not fixed by relabelling the namespace', () => {
@@ -281,7 +308,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
     expect(d.remediation).toBe(
       'Attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
     )
-    expect(d.fix).toBeUndefined()
+    expect(fixText(d)).toBeUndefined()
   })
 
   it('selected by port: no contradiction while one listener refuses, or one could not read the namespace', () => {

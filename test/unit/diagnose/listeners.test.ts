@@ -12,6 +12,7 @@ import {
   severityIn
 } from '../../fixtures/diagnose/world.ts'
 import type { Mode } from '../../fixtures/diagnose/world.ts'
+import { byName, fixText, fixedListener } from '../../helpers/fixes.ts'
 
 function problemFor(
   r: RouteObject,
@@ -56,8 +57,10 @@ describe.each(MODES)('NotAllowedByListeners (%s mode)', (mode) => {
       'Listener http (port 80, HTTP) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.'
     )
     expectSays(p?.remediation, 'change listener http of Gateway infra/web to admit namespace shop')
-    expect(p?.fix).toContain('values: [infra, shop]')
-    expect(p?.fix).toContain('from: Selector')
+    expect(fixedListener(p, 'http')?.allowedRoutes).toMatchObject({
+      namespaces: byName('infra', 'shop')
+    })
+    expect(fixText(p)).toContain('from: Selector')
   })
 
   it('gives the namespace label to add when a selector refuses, with --overwrite for a changed value', () => {
@@ -362,7 +365,14 @@ describe('ListenerSet parents: judged against their own listeners', () => {
       'Listener team-http (port 8081, HTTP) admits Routes from namespace teams only (from: Same); the HTTPRoute is in shop.'
     )
     expectSays(p?.remediation, 'attach to listener "team-all" instead')
-    expect(p?.fix).toContain('# ListenerSet teams/team-a, spec.listeners[name=team-http]')
+    expect(p?.fixes?.[0]?.target).toMatchObject({
+      kind: 'ListenerSet',
+      namespace: 'teams',
+      name: 'team-a'
+    })
+    expect(fixedListener(p, 'team-http')?.allowedRoutes).toEqual({
+      namespaces: byName('teams', 'shop')
+    })
   })
 
   it('reads an XListenerSet of the experimental group the same way', () => {

@@ -17,6 +17,7 @@ import {
   ref,
   route
 } from '../../fixtures/diagnose/world.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 const CONTOUR = 'projectcontour.io/gateway-controller'
 const WHO = `Contour (${CONTOUR})`
@@ -391,14 +392,17 @@ describe('NoStatus on a Service parent (GAMMA)', () => {
   })
 
   it('a Service parentRef without group: "" gets the group and the YAML that fixes it', () => {
-    const d = noStatus({ ...cart, group: 'gateway.networking.k8s.io' }, baseWorld())
+    const written = { ...cart, group: 'gateway.networking.k8s.io' }
+    const d = noStatus(written, baseWorld(), route({ parentRefs: [written] }))
     expect(d.evidence).toEqual([
       'The parentRef names kind Service in group "gateway.networking.k8s.io"; a Service parent needs the core group, written as group: "".'
     ])
     expect(d.remediation).toMatch(/^Set group: "" in the parentRef/)
-    expect(d.fix).toBe(
-      'parentRefs:\n  - group: ""\n    kind: Service\n    name: cart\n    namespace: shop\n'
-    )
+    // the Route as it should read: the parentRef in the core group, nothing else changed
+    expect(d.fixes?.[0]?.action).toBe('patch')
+    const spec = d.fixes?.[0]?.object?.spec as { parentRefs: unknown[] }
+    expect(spec.parentRefs).toEqual([{ ...cart, group: '' }])
+    expect(fixText(d)).toContain('  parentRefs:\n    - group: ""\n      kind: Service\n')
   })
 })
 

@@ -13,6 +13,7 @@ import {
   verdictIn
 } from '../../fixtures/diagnose/world.ts'
 import type { Mode } from '../../fixtures/diagnose/world.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 function noStatus(mode: Mode): Finding {
   return { reason: 'NoStatus', severity: severityIn(mode) }
@@ -23,9 +24,10 @@ function problemFor(
   finding: Finding,
   world: World,
   mode: Mode,
-  extra: { otherControllers?: { controllerName: string; conditions: [] }[] } = {}
+  extra: { otherControllers?: { controllerName: string; conditions: [] }[] } = {},
+  r = route({})
 ): Problem | undefined {
-  const verdict = routeVerdict(route({}), [
+  const verdict = routeVerdict(r, [
     { parentRef, finding, controllerName: null, verdict: verdictIn(mode), ...extra }
   ])
   return explainRoute(verdict, world).parents[0]?.problems[0]
@@ -165,9 +167,12 @@ describe.each(MODES)('NoStatus (%s mode)', (mode) => {
       namespace: 'shop',
       name: 'cart'
     }
-    const p = problemFor(parentRef, noStatus(mode), baseWorld(), mode)
+    const r = route({ parentRefs: [parentRef] })
+    const p = problemFor(parentRef, noStatus(mode), baseWorld(), mode, {}, r)
     expect(p?.title).toBe('parentRef to Service shop/cart lacks group: ""')
-    expect(p?.fix).toContain('- group: ""')
+    expect(fixText(p)).toContain(
+      '- group: ""\n      kind: Service\n      namespace: shop\n      name: cart'
+    )
   })
 
   it('asks for a mesh when a core Service parent has no status', () => {

@@ -2,7 +2,7 @@
 // with the YAML 1.2 core schema and with YAML 1.1 (kubectl's parser), and stay plain where it can.
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { yamlScalar } from '../../../src/diagnose/yaml.ts'
+import { yamlScalar } from '../../../src/report/object-yaml.ts'
 
 const readBack = (value: string, version: '1.1' | '1.2'): unknown =>
   (parse(`name: ${yamlScalar(value)}\n`, { version }) as { name: unknown }).name

@@ -117,7 +117,7 @@ describe('renderPullRequestComment', () => {
       { job: 'deploy / <script>', runUrl: 'https://example.test/run', maxBytes: 60_000 }
     )
     expect(body).toContain('❌ route-gate: 1 of 2 Routes ready')
-    expect(body).toContain('Suggested fix (YAML)')
+    expect(body).toContain('<details><summary>Suggested fix: patch Namespace shop (proven: ')
     expect(body).toContain('deploy / &lt;script&gt;')
     expect(body).toContain('[this run](https://example.test/run)')
     expectInert(body)

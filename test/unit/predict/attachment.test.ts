@@ -18,6 +18,7 @@ import {
 } from './fixtures.ts'
 import { expectValidReport } from '../../helpers/schema.ts'
 import { renderText } from '../../../src/report/terminal.ts'
+import { byName, fixedListener } from '../../helpers/fixes.ts'
 
 describe('predict: attachment', () => {
   it('predicts ready for a Route the listener admits, with both conditions True and the controller', () => {
@@ -77,7 +78,9 @@ describe('predict: attachment', () => {
       status: 'False',
       reason: 'NotAllowedByListeners'
     })
-    expect(onlyParent(other).problems[0]?.fix).toContain('values: [infra, app]')
+    expect(fixedListener(onlyParent(other).problems[0], 'http')?.allowedRoutes).toMatchObject({
+      namespaces: byName('infra', 'app')
+    })
     const same = run(cluster, [httpRoute('infra', 'shop', { parentRefs: [{ name: 'edge' }] })])
     expect(onlyParent(same).verdict).toBe('ready')
   })

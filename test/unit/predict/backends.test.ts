@@ -19,6 +19,7 @@ import {
   service
 } from './fixtures.ts'
 import { expectValidReport } from '../../helpers/schema.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 /** The base cluster with its class handed to another controller. */
 const traefikOr = (controllerName: string) => [
@@ -123,7 +124,7 @@ describe('predict: backendRefs', () => {
       reason: 'RefNotPermitted'
     })
     expect(condition(denied, 'Accepted')?.status).toBe('True')
-    expect(onlyParent(denied).problems[0]?.fix).toContain('kind: ReferenceGrant')
+    expect(fixText(onlyParent(denied).problems[0])).toContain('kind: ReferenceGrant')
     expect(
       onlyParent(run([...cluster, referenceGrant('data', 'app')], [route(refs)])).verdict
     ).toBe('ready')

@@ -7,6 +7,7 @@ import { parse } from 'yaml'
 import { parseManifestText } from '../../../src/read/manifests.ts'
 import type { KubeObject, PredictReport } from '../../../src/model/types.ts'
 import { ENVOY, gateway, gatewayClass, httpRoute, namespace, run, service } from './fixtures.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'])
 
@@ -73,8 +74,11 @@ describe('NotAllowedByListeners fixes, proven by prediction', () => {
     const before = run(cluster, routes)
     const problem = problemOf(before, 'landing')
     expect(problem.reason).toBe('NotAllowedByListeners')
-    // no listener YAML: a new selector would replace gateway-access=edge, which admits shop today
-    expect(problem.fix).toBeUndefined()
+    // no Gateway change: a new selector would replace gateway-access=edge, which admits shop today
+    expect(problem.fixes?.map((f) => `${f.action} ${f.target.kind} ${f.target.name}`)).toEqual([
+      'patch Namespace marketing'
+    ])
+    expect(problem.fixes?.[0]?.proof?.state).toBe('proven')
     const label = /kubectl label namespace (\S+) (\S+)=(\S+)[.;]/.exec(problem.remediation)
     expect(label?.slice(1)).toEqual(['marketing', 'gateway-access', 'edge'])
 
@@ -118,13 +122,13 @@ describe('NotAllowedByListeners fixes, proven by prediction', () => {
     ]
     const before = run(cluster, routes)
     expect(verdicts(before).get('HTTPRoute infra/home infra/edge#')).toBe('ready')
-    const fix = problemOf(before, 'store').fix
-    expect(fix).toBeDefined()
-    const { allowedRoutes } = parse(fix ?? '') as { allowedRoutes: unknown }
-
-    const fixedGateway = gateway('infra', 'edge', [{ name: 'http', allowedRoutes }])
+    const [fix] = problemOf(before, 'store').fixes ?? []
+    expect(fix?.proof?.state).toBe('proven')
+    // the Gateway as printed, read back from its YAML, applied in place of the cluster's
+    const fixedGateway = parse(fixText({ fixes: fix ? [fix] : [] }) ?? '') as KubeObject
+    expect(fixedGateway).toEqual(fix?.object)
     const after = run(
-      cluster.map((o) => (o.kind === 'Gateway' ? fixedGateway : o)),
+      cluster.map((o) => (o.kind === 'Gateway' ? { ...fixedGateway, status: o.status } : o)),
       routes
     )
     expect([...verdicts(after)]).toEqual([

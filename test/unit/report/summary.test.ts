@@ -15,6 +15,7 @@ import {
   readyRoute,
   refNotPermitted
 } from '../../fixtures/report/reports.ts'
+import { fixText } from '../../helpers/fixes.ts'
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')
 
@@ -75,9 +76,11 @@ describe('renderSummary', () => {
     expect(web).toContain('**What to do:** Label namespace shop so that listener https selects it')
     expect(web).toContain('- namespace shop labels: kubernetes.io/metadata.name=shop')
     expect(web).toContain(
-      '<details><summary>Suggested fix (YAML)</summary>\n\n```yaml\napiVersion: v1\n'
+      '<details><summary>Suggested fix: patch Namespace shop (proven: HTTPRoute shop/web on infra/edge#https becomes ready)</summary>\n\n' +
+        'Run: kubectl label namespace shop gateway-access=shared (where a GitOps tool owns Namespace shop, make the change in its source instead, or the next sync undoes it).\n\n' +
+        '```yaml\napiVersion: v1\n'
     )
-    expect(splitFences(summary).code).toContain(notAllowed.fix?.trimEnd())
+    expect(splitFences(summary).code).toContain(fixText(notAllowed)?.trimEnd())
   })
 
   it('describes only the parents that are not ready or carry warnings', () => {
@@ -128,7 +131,7 @@ describe('renderSummary', () => {
     for (const row of tableRows(out)) expect(row.match(/\|/g)).toHaveLength(6)
     // the fix block holds the ``` of the content without being closed by it
     const { code } = splitFences(out)
-    expect(code.some((block) => block.includes('```\n    broken\n    ```'))).toBe(true)
+    expect(code.some((block) => block.includes('fence:\\n```\\nbroken\\n```'))).toBe(true)
     expectNoMatch(out, /\u001b/, 'an escape character')
     // the CLI prints this Markdown to stdout, which may be a workflow log
     expectNoWorkflowCommand(out)
@@ -340,7 +343,7 @@ describe('renderSummary for a reader in a hurry', () => {
     }
     const out = renderSummary(report)
     expect(out.split('**What to do:**')).toHaveLength(3)
-    expect(out.split('Suggested fix (YAML)')).toHaveLength(3)
+    expect(out.split('Suggested fix: ')).toHaveLength(3)
     const b = out.slice(
       out.indexOf('### ❌ HTTPRoute shop/b'),
       out.indexOf('### ❌ HTTPRoute shop/c')

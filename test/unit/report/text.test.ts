@@ -33,10 +33,12 @@ describe('renderText', () => {
       '            - listener https: allowedRoutes.namespaces.from=Selector, selector gateway-access=shared',
       '            - namespace shop labels: kubernetes.io/metadata.name=shop'
     ])
-    expect(web.slice(8, 11)).toEqual([
-      '          suggested fix:',
+    expect(web.slice(8, 13)).toEqual([
+      '          suggested fix: patch Namespace shop (proven: HTTPRoute shop/web on infra/edge#https becomes ready)',
+      '            Run: kubectl label namespace shop gateway-access=shared (where a GitOps tool owns Namespace shop, make the change in its source instead, or the next sync undoes it).',
       '            apiVersion: v1',
-      '            kind: Namespace'
+      '            kind: Namespace',
+      '            metadata:'
     ])
   })
 

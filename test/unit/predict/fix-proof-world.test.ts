@@ -1,0 +1,147 @@
+// Fixes proven before they are printed (issue 37): the shipped example's selector case, where a
+// listener rewrite would detach shop/secure, and every printed fix of the example carried out.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parseManifestText } from '../../../src/read/manifests.ts'
+import { index } from '../../../src/predict/overlay.ts'
+import { proveFixes } from '../../../src/predict/prove.ts'
+import { writableObject } from '../../../src/diagnose/fixes.ts'
+import type { Fix, KubeObject, PredictReport, RouteResult } from '../../../src/model/types.ts'
+import { httpRoute, run } from './fixtures.ts'
+
+const ROUTE_KINDS = new Set(['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'])
+const EVERY_KIND = ['GatewayClass', 'Gateway', 'Namespace', 'Service', 'ReferenceGrant']
+
+async function example(): Promise<{ cluster: KubeObject[]; routes: KubeObject[] }> {
+  const text = readFileSync(new URL('../../../examples/cluster-dump.yaml', import.meta.url), 'utf8')
+  const objects = (await parseManifestText(text, 'cluster-dump.yaml')).map((d) => d.object)
+  // the example has no Route of shop on https: add one, as a shop team's pull request would
+  const secure = httpRoute('shop', 'secure', {
+    parentRefs: [{ name: 'edge', namespace: 'infra', sectionName: 'https' }],
+    hostnames: ['secure.example.com'],
+    backendRefs: [{ name: 'storefront', port: 8080 }]
+  })
+  return {
+    cluster: objects.filter((o) => !ROUTE_KINDS.has(o.kind)),
+    routes: [...objects.filter((o) => ROUTE_KINDS.has(o.kind)).map(writableObject), secure]
+  }
+}
+
+function verdicts(report: PredictReport): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const r of report.routes)
+    r.parents.forEach((p, i) => out.set(`${r.kind} ${r.namespace}/${r.name} #${i}`, p.verdict))
+  return out
+}
+
+const sameObject = (a: KubeObject, b: { kind: string; namespace?: string; name: string }) =>
+  a.kind === b.kind &&
+  a.metadata.name === b.name &&
+  (a.metadata.namespace ?? undefined) === b.namespace
+
+/** The objects with the fix's object in place of its target, or added; status kept as the server does. */
+function carryOut(objects: KubeObject[], fix: Fix): KubeObject[] {
+  const object = fix.object as KubeObject
+  const found = objects.find((o) => sameObject(o, fix.target))
+  if (!found) return [...objects, object]
+  return objects.map((o) => (o === found ? { ...object, status: o.status } : o))
+}
+
+describe('fixes proven by prediction (issue 37)', () => {
+  it('the selector case: replacing gateway-access=edge on infra/edge#https is proven to detach shop/secure; labelling marketing is proven', async () => {
+    const { cluster, routes } = await example()
+    const report = run(cluster, routes)
+    const landing = report.routes.find((r) => r.name === 'landing')
+    const problem = landing?.parents[0]?.problems.find((p) => p.reason === 'NotAllowedByListeners')
+    expect(problem?.fixes?.map((f) => [f.target.kind, f.target.name, f.proof?.state])).toEqual([
+      ['Namespace', 'marketing', 'proven']
+    ])
+    expect(problem?.fixes?.[0]?.proof?.text).toMatch(
+      /^HTTPRoute marketing\/landing on infra\/edge#https becomes ready/
+    )
+
+    // the fix route-gate printed before: a selector on marketing's name alone
+    const gateway = cluster.find((o) => o.kind === 'Gateway' && o.metadata.name === 'edge')!
+    const spec = gateway.spec as { listeners: { name: string }[] }
+    const rewritten: KubeObject = writableObject({
+      ...gateway,
+      spec: {
+        ...spec,
+        listeners: spec.listeners.map((l) =>
+          l.name === 'https'
+            ? {
+                ...l,
+                allowedRoutes: {
+                  namespaces: {
+                    from: 'Selector',
+                    selector: { matchLabels: { 'kubernetes.io/metadata.name': 'marketing' } }
+                  }
+                }
+              }
+            : l
+        )
+      }
+    })
+    const bad: Fix = {
+      action: 'patch',
+      target: { apiVersion: gateway.apiVersion, kind: 'Gateway', namespace: 'infra', name: 'edge' },
+      object: rewritten
+    }
+    const claimed = {
+      ...landing!,
+      parents: [{ ...landing!.parents[0]!, problems: [{ ...problem!, fixes: [bad] }] }]
+    }
+    const [proved] = proveFixes([claimed as RouteResult<'ready' | 'failed' | 'unknown'>], {
+      objects: () => index([...cluster, ...routes], EVERY_KIND),
+      required: ['Accepted', 'ResolvedRefs']
+    })
+    const proof = proved?.parents[0]?.problems[0]?.fixes?.[0]?.proof
+    expect(proof?.state).toBe('detaches')
+    expect(proof?.detaches).toContain('HTTPRoute shop/secure on infra/edge#https')
+  })
+
+  it('every printed patch or create fix of the example, carried out, removes its problem and detaches no ready Route', async () => {
+    const { cluster, routes } = await example()
+    const before = run(cluster, routes)
+    const ready = verdicts(before)
+    const fixes = before.routes.flatMap((r) =>
+      r.parents.flatMap((p, i) =>
+        p.problems.flatMap((problem) =>
+          (problem.fixes ?? [])
+            .filter((f) => (f.action === 'patch' || f.action === 'create') && f.object)
+            .map((fix) => ({
+              route: `${r.kind} ${r.namespace}/${r.name} #${i}`,
+              r,
+              i,
+              problem,
+              fix
+            }))
+        )
+      )
+    )
+    // the example prints a Namespace label and a ReferenceGrant
+    expect(fixes.map((f) => `${f.fix.action} ${f.fix.target.kind}`).sort()).toEqual([
+      'create ReferenceGrant',
+      'patch Namespace'
+    ])
+    for (const { route, r, i, problem, fix } of fixes) {
+      expect(fix.proof?.state, route).toBe('proven')
+      const isRoute = ROUTE_KINDS.has(fix.target.kind)
+      const after = run(
+        isRoute ? cluster : carryOut(cluster, fix),
+        isRoute ? carryOut(routes, fix) : routes
+      )
+      const fixed = after.routes.find(
+        (x) => x.kind === r.kind && x.namespace === r.namespace && x.name === r.name
+      )
+      expect(
+        fixed?.parents[i]?.problems.map((p) => p.reason),
+        route
+      ).not.toContain(problem.reason)
+      const lost = [...verdicts(after)].filter(
+        ([k, v]) => ready.get(k) === 'ready' && v !== 'ready'
+      )
+      expect(lost, `${route}: ${fix.target.kind} ${fix.target.name}`).toEqual([])
+    }
+  })
+})
