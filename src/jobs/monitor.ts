@@ -1,6 +1,7 @@
 // Monitor mode: judge every Route in scope now, with the gate's verdict rules and diagnosis, and say
 // what changed since the previous run. With a watch window it keeps a list+watch open and reports
 // each change as it happens: status that moves without anyone touching the Route.
+import { proveLive } from './prove-live.ts'
 import path from 'node:path'
 import type { ClusterClient, RouteScope } from '../cluster/types.ts'
 import { explainRoute } from '../diagnose/explain.ts'
@@ -211,7 +212,7 @@ async function explainAll(
     return explainRoute(verdict, world, { now: new Date(now), routes })
   })
   world.unreadable.forEach((u) => notes.add(`Could not read ${u}`))
-  return { results, notes: [...notes] }
+  return { results: await proveLive(results, cluster, options.conditions), notes: [...notes] }
 }
 
 function stateOf(verdict: RouteVerdict): RouteState {

@@ -188,8 +188,11 @@ class Prover {
             fixed.push(
               `${where} ${judged.verdict === 'ready' ? 'becomes ready' : `loses ${claim.reason}`}`
             )
-        } else if (was[i]?.verdict === 'ready' && judged.verdict !== 'ready') {
-          ;(judged.verdict === 'unknown' ? unknown : detaches).push(where)
+        } else {
+          // a parent it has, or may have: one predict cannot tell either way is not proven kept
+          const had = was[i]?.verdict ?? 'unknown'
+          if (judged.verdict === 'ready' || had === 'failed') return
+          ;(judged.verdict === 'failed' && had === 'ready' ? detaches : unknown).push(where)
         }
       })
     }
@@ -251,6 +254,11 @@ const sameRef = (a: ParentRef, b: ParentRef): boolean =>
 
 const ORDER: Record<FixProof['state'], number> = { proven: 0, unproven: 1, detaches: 2 }
 
+/** Whether any problem of these Routes has a fix to prove: a live proof reads the cluster first. */
+export function hasFixes<V extends ReportVerdict>(routes: RouteResult<V>[]): boolean {
+  return claimsOf(routes).size > 0
+}
+
 /** The claims of every problem of every Route, by the object their fix changes. */
 function claimsOf<V extends ReportVerdict>(routes: RouteResult<V>[]): Map<string, Claim[]> {
   const byTarget = new Map<string, Claim[]>()
@@ -278,25 +286,28 @@ function claimsOf<V extends ReportVerdict>(routes: RouteResult<V>[]): Map<string
  */
 export function proveFixes<V extends ReportVerdict>(
   routes: RouteResult<V>[],
-  world: ProofWorld
+  /** the world to predict in, or why there is none (a live read that failed) */
+  world: ProofWorld | string
 ): RouteResult<V>[] {
   const byTarget = claimsOf(routes)
   if (byTarget.size === 0) return routes
-  const prover = new Prover(world)
+  const prover = typeof world === 'string' ? undefined : new Prover(world)
   const proofs = new Map<Fix, FixProof>()
   let spent = 0
   for (const claims of byTarget.values()) {
-    const proof =
-      spent++ < MAX_PROOFS
+    const proof: FixProof = !prover
+      ? { state: 'unproven', text: world as string }
+      : spent++ < MAX_PROOFS
         ? prover.prove(claims)
         : {
-            state: 'unproven' as const,
+            state: 'unproven',
             text: `route-gate proves at most ${MAX_PROOFS} changed objects in one run`
           }
     for (const claim of claims) proofs.set(claim.fix, proof)
   }
+  const definedAt = typeof world === 'string' ? undefined : world.definedAt
   const place = (fix: Fix): Fix => {
-    const at = fix.file === undefined ? world.definedAt?.(fix.target) : undefined
+    const at = fix.file === undefined ? definedAt?.(fix.target) : undefined
     const { command: _command, ...rest } = fix
     const placed = at ? { ...rest, file: at.file, line: at.line } : fix
     const proof = proofs.get(fix)

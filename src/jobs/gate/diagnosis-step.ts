@@ -5,6 +5,7 @@ import type { ClusterClient } from '../../cluster/types.ts'
 import { reportsConflict } from '../../diagnose/conflicts.ts'
 import { explainRoute } from '../../diagnose/explain.ts'
 import { explainMissingRoute } from '../../diagnose/missing.ts'
+import { proveLive } from '../prove-live.ts'
 import { namespacesToRead } from '../../model/route-spec.ts'
 import { routeKey, routeRef, parseRouteKey } from '../../model/route-id.ts'
 import type {
@@ -68,7 +69,10 @@ export async function judgeAndDiagnose(
       explainRoute(verdict, world, { source: targets.sources.get(key), now, routes: known })
     )
   }
-  return { results, notes: [...notes], world }
+  const proven = await proveLive(results, run.cluster, options.conditions, (work) =>
+    beforeDeadline(run, work, Math.max(run.deadline, run.now()) + DIAGNOSIS_GRACE_MS)
+  )
+  return { results: proven, notes: [...notes], world }
 }
 
 /** The cluster around the Routes that are not ready, and the Routes they may conflict with. */
