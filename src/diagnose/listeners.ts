@@ -97,7 +97,8 @@ function namespaceRemedies(
   )
   const labels = unique(relabel.flatMap((a) => a.labelChanges))
   const labelling = labelNamespaceRemedy(labels, routeNamespace, world)
-  const remedies = labelling === undefined ? [] : [`label the namespace: ${labelling}`]
+  // the command lives in the fix: where the pull request defines the namespace, it is its manifest
+  const remedies = labelling === undefined ? [] : [labelWords(labels, routeNamespace)]
   const fixes = labelling === undefined ? [] : [labelFix(labels, routeNamespace, labelling, world)]
   // from: Same has no selector a label could match: only the listener can change
   const same = admissions.find(
@@ -140,6 +141,12 @@ function labelNamespaceRemedy(
       findNamespace(world, routeNamespace)?.metadata.labels?.[c.split('=')[0] ?? ''] !== undefined
   )
   return `kubectl label namespace ${routeNamespace} ${labelChanges.join(' ')}${overwrite ? ' --overwrite' : ''}`
+}
+
+/** "label namespace shop team=web, without legacy (the fix below)": what to change, not how. */
+function labelWords(changes: string[], name: string): string {
+  const words = changes.map((c) => (c.endsWith('-') ? `without ${c.slice(0, -1)}` : c))
+  return `label namespace ${name} ${words.join(', ')} (the fix below)`
 }
 
 /** The Namespace with its labels changed ("key=value" sets, "key-" removes), or the command alone. */

@@ -132,7 +132,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
       evidence: [
         'Listener https (port 443, HTTPS, hostname *.example.com) admits namespaces matching team=web; namespace shop does not match: label team=web is missing.'
       ],
-      remediation: 'Label the namespace: kubectl label namespace shop team=web.',
+      remediation: 'Label namespace shop team=web (the fix below).',
       fixes: [
         {
           action: 'patch',
@@ -156,7 +156,7 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     const world = baseWorld()
     world.namespaces = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }]
     const d = notAllowed(route({}), ref('web', { sectionName: 'https' }), world)
-    expect(d.remediation).toContain('kubectl label namespace shop team=web.')
+    expect(d.fixes?.[0]?.command).toBe('kubectl label namespace shop team=web')
   })
 
   it('from: Selector with several unmet requirements: all of them, and --overwrite when one label exists', () => {
@@ -177,7 +177,8 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     expect(d.evidence).toEqual([
       'Listener https (port 443, HTTPS) admits namespaces matching team=web, env In (prod, staging); namespace shop does not match: label team is "shop", not "web"; label env must be one of (prod, staging); it is not set.'
     ])
-    expect(d.remediation).toContain('kubectl label namespace shop team=web env=prod --overwrite.')
+    expect(d.remediation).toContain('Label namespace shop team=web, env=prod (the fix below)')
+    expect(d.fixes?.[0]?.command).toBe('kubectl label namespace shop team=web env=prod --overwrite')
   })
 
   it('a label to remove (DoesNotExist) never needs --overwrite', () => {
@@ -193,7 +194,9 @@ describe('NotAllowedByListeners: allowedRoutes.namespaces', () => {
     ])
     world.namespaces = [namespace('infra'), namespace('shop', { legacy: 'true' })]
     const d = notAllowed(route({}), ref('edge'), world)
-    expect(d.remediation).toContain('kubectl label namespace shop legacy-.')
+    expect(d.remediation).toContain('Label namespace shop without legacy (the fix below)')
+    expect(d.fixes?.[0]?.command).toBe('kubectl label namespace shop legacy-')
+    expect(d.fixes?.[0]?.object?.metadata.labels).not.toHaveProperty('legacy')
   })
 
   it('a selector on kubernetes.io/metadata.name cannot be met by labelling: only the Gateway change', () => {
@@ -289,7 +292,7 @@ describe('NotAllowedByListeners: several selected listeners', () => {
       'Listener http (port 80, HTTP) admits Routes from namespace infra only (from: Same); the HTTPRoute is in shop.'
     ])
     expect(d.remediation).toBe(
-      'Label the namespace: kubectl label namespace shop team=web --overwrite; or change listener http of Gateway infra/edge to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name); or attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
+      'Label namespace shop team=web (the fix below); or change listener http of Gateway infra/edge to admit namespace shop beside the namespace infra it admits today (the YAML below admits both by name); or attach the HTTPRoute to a listener whose protocol supports it (listener tls is TLS).'
     )
     // the label first, then the Gateway with listener http admitting both; team keeps its selector
     expect(d.fixes?.map((f) => `${f.action} ${f.target.kind}`)).toEqual([

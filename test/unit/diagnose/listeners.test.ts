@@ -73,7 +73,8 @@ describe.each(MODES)('NotAllowedByListeners (%s mode)', (mode) => {
     expect(p?.evidence?.[0]).toContain(
       'namespace shop does not match: label team is "shop", not "web"'
     )
-    expectSays(p?.remediation, 'kubectl label namespace shop team=web --overwrite')
+    expectSays(p?.remediation, 'label namespace shop team=web (the fix below)')
+    expect(p?.fixes?.[0]?.command).toBe('kubectl label namespace shop team=web --overwrite')
   })
 
   it('says which kinds a listener takes and points at a listener that would accept', () => {

@@ -7,7 +7,8 @@ import { index } from '../../../src/predict/overlay.ts'
 import { proveFixes } from '../../../src/predict/prove.ts'
 import { writableObject } from '../../../src/diagnose/fixes.ts'
 import type { Fix, KubeObject, PredictReport, RouteResult } from '../../../src/model/types.ts'
-import { httpRoute, run } from './fixtures.ts'
+import { renderText } from '../../../src/report/terminal.ts'
+import { gateway, gatewayClass, httpRoute, namespace, run, service, ENVOY } from './fixtures.ts'
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'])
 const EVERY_KIND = ['GatewayClass', 'Gateway', 'Namespace', 'Service', 'ReferenceGrant']
@@ -143,5 +144,41 @@ describe('fixes proven by prediction (issue 37)', () => {
       )
       expect(lost, `${route}: ${fix.target.kind} ${fix.target.name}`).toEqual([])
     }
+  })
+
+  it('a Namespace new in the pull request: the fix points at its document and shows it as it should read, with no kubectl', () => {
+    const cluster = [
+      gatewayClass('eg', ENVOY),
+      namespace('infra'),
+      gateway('infra', 'edge', [
+        {
+          name: 'http',
+          allowedRoutes: {
+            namespaces: {
+              from: 'Selector',
+              selector: { matchLabels: { 'gateway-access': 'edge' } }
+            }
+          }
+        }
+      ])
+    ]
+    // the pull request's documents: routes.yaml, a Namespace at line 1, its Service, its Route
+    const manifests = [
+      namespace('blog'),
+      service('blog', 'web'),
+      httpRoute('blog', 'home', { parentRefs: [{ name: 'edge', namespace: 'infra' }] })
+    ]
+    const report = run(cluster, manifests)
+    const problem = report.routes[0]?.parents[0]?.problems[0]
+    expect(problem?.reason).toBe('NotAllowedByListeners')
+    expect(problem?.remediation).not.toContain('kubectl')
+    const [fix] = problem?.fixes ?? []
+    expect(fix).toMatchObject({ action: 'patch', file: 'routes.yaml', line: 1 })
+    expect(fix?.command).toBeUndefined()
+    expect(fix?.object?.metadata.labels).toEqual({ 'gateway-access': 'edge' })
+    expect(fix?.proof?.state).toBe('proven')
+    const text = renderText(report, { color: false })
+    expect(text).toContain('In routes.yaml:1, the document should read:')
+    expect(text).not.toContain('kubectl label')
   })
 })

@@ -79,7 +79,9 @@ describe('NotAllowedByListeners fixes, proven by prediction', () => {
       'patch Namespace marketing'
     ])
     expect(problem.fixes?.[0]?.proof?.state).toBe('proven')
-    const label = /kubectl label namespace (\S+) (\S+)=(\S+)[.;]/.exec(problem.remediation)
+    const label = /^kubectl label namespace (\S+) (\S+)=(\S+)$/.exec(
+      problem.fixes?.[0]?.command ?? ''
+    )
     expect(label?.slice(1)).toEqual(['marketing', 'gateway-access', 'edge'])
 
     const fixed = cluster.map((o) =>
