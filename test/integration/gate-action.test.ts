@@ -209,6 +209,10 @@ describe.each<ControllerId>(['contour', 'envoy-gateway', 'traefik'])(
       expect(fixText(problem)).toMatch(/kind: ReferenceGrant/)
       expect(fixText(problem)).toContain(`namespace: ${backendNs}`)
       expectEverywhere(denied, `Create the ReferenceGrant below in namespace ${backendNs}`)
+      // proven against one read of the whole live cluster before it was printed
+      expect(problem.fixes?.[0]?.proof, JSON.stringify(problem.fixes?.[0]?.proof)).toMatchObject({
+        state: 'proven'
+      })
 
       await applyYaml(fixText(problem)!, backendNs)
       const allowed = await gate({ routes: `httproute/${ns}/web`, timeout: '60s' })
