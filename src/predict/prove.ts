@@ -65,8 +65,10 @@ class Prover {
   private readonly routes = new Map<string, RouteObject>()
   private readonly before = new Map<string, Judged[]>()
   private readonly objects: Objects
+  private readonly world: ProofWorld
 
-  constructor(private readonly world: ProofWorld) {
+  constructor(world: ProofWorld) {
+    this.world = world
     this.objects = world.objects()
     this.state = conflictState(this.objects, world.created)
     for (const route of this.objects.routes) {
