@@ -148,8 +148,12 @@ class Prover {
     const objects = withObject(this.objects, after, before)
     const state: ConflictState = {
       ...conflictState(objects, this.world.created),
-      // a change to no Route leaves the Routes on each Gateway as they are
-      ...(isRouteObject(after) ? {} : { routesByGateway: routesByGateway(objects.routes) })
+      // a change to no Route leaves the Routes on each Gateway as they are: the map is built once
+      ...(isRouteObject(after)
+        ? {}
+        : {
+            routesByGateway: (this.state.routesByGateway ??= routesByGateway(this.objects.routes))
+          })
     }
     return this.compare(claims, before, after, objects, state)
   }
